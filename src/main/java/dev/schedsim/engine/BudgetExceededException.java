@@ -1,0 +1,15 @@
+package dev.schedsim.engine;
+
+/** Thrown when a run exceeds its event budget (engine-model.md §1). */
+public class BudgetExceededException extends RuntimeException {
+    private final long budget;
+
+    public BudgetExceededException(long budget) {
+        super("the run exceeded its budget of " + budget + " events");
+        this.budget = budget;
+    }
+
+    public long budget() {
+        return budget;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.schedsim.engine;
+
+import dev.schedsim.engine.bandwidth.CgroupSpec;
+import dev.schedsim.engine.kernel.KernelConfig;
+import dev.schedsim.engine.topology.TopologySpec;
+import dev.schedsim.engine.workload.WorkloadSpec;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A validated simulation: machine, kernel, cgroups and workloads, simulated for {@code durationUs}.
+ * The compact constructor checks the cross-references (parents listed before children, workloads in known
+ * cgroups, affinity inside the machine); the service reports request errors itself with field names before
+ * it builds a spec, so these checks are a safety net.
+ *
+ * @param topology   the machine
+ * @param kernel     the resolved kernel
+ * @param cgroups    every cgroup including "/" first, parents before children
+ * @param workloads  the workloads
+ * @param durationUs simulated time
+ * @param trace      record a bounded run trace (Chrome trace events)
+ */
+public record EngineSpec(TopologySpec topology, KernelConfig kernel, List<CgroupSpec> cgroups,
+                         List<WorkloadSpec> workloads, long durationUs, boolean trace) {
+    public EngineSpec {
+        cgroups = List.copyOf(cgroups);
+        workloads = List.copyOf(workloads);
+        if (durationUs <= 0) {
+            throw new IllegalArgumentException("durationUs must be > 0");
+        }
+        if (cgroups.isEmpty() || !"/".equals(cgroups.get(0).path())) {
+            throw new IllegalArgumentException("the first cgroup must be the root /");
+        }
+        Set<String> seen = new HashSet<>();
+        for (CgroupSpec c : cgroups) {
+            String parent = c.parentPath();
+            if (parent != null && !seen.contains(parent)) {
+                throw new IllegalArgumentException("cgroup " + c.path() + " listed before its parent");
+            }
+            if (!seen.add(c.path())) {
+                throw new IllegalArgumentException("duplicate cgroup " + c.path());
+            }
+        }
+        int cpus = topology.cpuCount();
+        Set<String> names = new HashSet<>();
+        for (WorkloadSpec w : workloads) {
+            if (!seen.contains(w.cgroup())) {
+                throw new IllegalArgumentException("workload " + w.name() + " in unknown cgroup " + w.cgroup());
+            }
+            if (!names.add(w.name())) {
+                throw new IllegalArgumentException("duplicate workload name " + w.name());
+            }
+            int[] aff = w.cpus();
+            if (aff != null) {
+                if (aff.length == 0) {
+                    throw new IllegalArgumentException("empty affinity of " + w.name());
+                }
+                for (int c : aff) {
+                    if (c < 0 || c >= cpus) {
+                        throw new IllegalArgumentException("affinity of " + w.name() + " outside the machine");
+                    }
+                }
+            }
+            if (w.threadCount() < 1) {
+                throw new IllegalArgumentException("workload " + w.name() + " has no threads");
+            }
+        }
+    }
+
+    /** Total threads over all workloads. */
+    public long threadCount() {
+        long n = 0;
+        for (WorkloadSpec w : workloads) {
+            n += w.threadCount();
+        }
+        return n;
+    }
+
+    /** cgroup path → spec. */
+    public Map<String, CgroupSpec> cgroupsByPath() {
+        Map<String, CgroupSpec> m = new HashMap<>();
+        for (CgroupSpec c : cgroups) {
+            m.put(c.path(), c);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.schedsim.engine;
+
+import java.util.List;
+
+/**
+ * What one run reports (engine-model.md §6). Times in µs, percentages 0..100.
+ *
+ * @param simulatedUs simulated time reached (the duration, or less when every finite workload finished)
+ * @param events      events processed
+ * @param cgroups     per cgroup in spec order
+ * @param workloads   per workload in spec order
+ * @param cpus        machine-wide CPU figures
+ * @param scheduler   scheduler activity
+ */
+public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, List<WorkloadReport> workloads,
+                     CpuReport cpus, SchedulerReport scheduler) {
+
+    /** cgroup v2 cpu.stat with the kernel's semantics (kernel-facts §1.9). */
+    public record CpuStat(long usageUsec, long nrPeriods, long nrThrottled, long throttledUsec, long nrBursts,
+                          long burstUsec) {
+    }
+
+    public record CgroupReport(String path, CpuStat cpuStat) {
+    }
+
+    /** Wakeup latency percentiles in µs. */
+    public record Latency(double p50, double p90, double p99, double p999, double max, long count) {
+    }
+
+    /**
+     * @param cpuUsec          CPU time of the workload's threads
+     * @param completionUs     time at which the last thread finished; -1 when the workload never finishes
+     *                         or did not finish in time
+     * @param throughputPerSec completed units per simulated second (cpu-bound: CPU-seconds of work done,
+     *                         periodic: cycles, request-response: transactions, hackbench: messages,
+     *                         schbench: requests, trace: segments)
+     */
+    public record WorkloadReport(String name, long cpuUsec, long completionUs, double throughputPerSec,
+                                 Latency wakeupLatencyUs, long contextSwitches, long migrations, long wakeups) {
+    }
+
+    /**
+     * @param perCpuBusyPct busy share of each CPU
+     */
+    public record CpuReport(double busyPct, double idlePct, double overheadPct, double avgPowerWatts,
+                            double[] perCpuBusyPct) {
+    }
+
+    public record SchedulerReport(long contextSwitches, long migrations, long wakeups, long loadBalances,
+                                  long newidleBalances, double overheadPct) {
+    }
+}
