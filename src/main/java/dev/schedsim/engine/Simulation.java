@@ -1019,11 +1019,11 @@ final class Simulation {
             wl.add(new Report.WorkloadReport(w.spec.name(), cpuNs / 1000, completion, round3(thr), lat, cs, mig,
                     wk));
         }
-        double[] per = new double[ncpu];
+        List<Double> per = new ArrayList<>(ncpu);
         long busy = 0;
         for (int c = 0; c < ncpu; c++) {
             busy += cpus[c].busyNs;
-            per[c] = round3(100.0 * cpus[c].busyNs / span);
+            per.add(round3(100.0 * cpus[c].busyNs / span));
         }
         double busyPct = 100.0 * busy / ((double) span * ncpu);
         double energy = 0;
