@@ -181,14 +181,18 @@ final class Simulation {
     // ------------------------------------------------------------------------------------------------
     // The loop
 
-    Report run() {
-        // Cgroup configuration happens at time 0, before any task starts (tg_set_cfs_bandwidth()).
+    /** Cgroup configuration happens at time 0, before any task starts (tg_set_cfs_bandwidth()). */
+    void configureCgroups() {
         for (int i = 0; i < groups.length; i++) {
             CgroupSpec c = spec.cgroups().get(i);
             if (c.limited()) {
                 bandwidth.configure(groups[i], c);
             }
         }
+    }
+
+    Report run() {
+        configureCgroups();
         int[] placed = new int[ncpu];
         for (WorkloadRun w : workloads) {
             if (w.finite) {

@@ -100,8 +100,14 @@ public record WorkloadSpec(String name, String cgroup, WorkloadType type, int th
 
     /** A periodic workload. */
     public static WorkloadSpec periodic(String name, String cgroup, int threads, long runUs, long sleepUs) {
-        return new WorkloadSpec(name, cgroup, WorkloadType.PERIODIC, threads, 0, null, 0, runUs, sleepUs, 0, 0, 0,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
+        return periodic(name, cgroup, threads, runUs, sleepUs, 0);
+    }
+
+    /** A periodic workload with ± jitter on run and sleep. */
+    public static WorkloadSpec periodic(String name, String cgroup, int threads, long runUs, long sleepUs,
+                                        int jitterPct) {
+        return new WorkloadSpec(name, cgroup, WorkloadType.PERIODIC, threads, 0, null, 0, runUs, sleepUs,
+                jitterPct, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
     }
 
     /** A request-response workload. */
