@@ -22,6 +22,10 @@ final class Cpu {
     /** Counted busy (core SMT occupancy, busy time) from a switch-in until it goes idle. */
     boolean busy;
     long nextTick;
+    /** Scheduler work charged to this CPU that the current task's work has not yet absorbed, ns. */
+    long overheadDebt;
+    /** All scheduler overhead charged to this CPU, ns. */
+    long overheadNs;
 
     Cpu(int id, int core, CfsRq root) {
         this.id = id;

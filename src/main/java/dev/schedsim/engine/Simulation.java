@@ -58,6 +58,8 @@ final class Simulation {
     final long cfsLatencyNs;
     final long cfsMinGranNs;
     final long cfsWakeupGranNs;
+    /** BANDWIDTH_STATIC_KEY: the bandwidth hooks are patched out while no group has a quota. */
+    final boolean staticKey;
 
     long now;
     long events;
@@ -105,6 +107,7 @@ final class Simulation {
         this.endNs = spec.durationUs() * 1000;
         this.eevdf = kernel.on(Feature.EEVDF);
         this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
+        this.staticKey = kernel.on(Feature.BANDWIDTH_STATIC_KEY);
         int factor = Fair.tunableFactor(ncpu);
         this.baseSliceNs = kernel.baseSliceNs() * factor;
         this.cfsLatencyNs = 6_000_000L * factor;
@@ -366,6 +369,7 @@ final class Simulation {
 
     /** put_prev_task_fair(): put_prev_entity() bottom-up; before 6.18 this is where throttling happens. */
     private void putPrev(Task prev) {
+        bandwidthHooks(cpus[prev.cpu], prev.group.depth + 1);
         for (Entity se = prev.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             if (!taskThrottle) {
@@ -521,6 +525,9 @@ final class Simulation {
         if (p == null || elapsed <= 0) {
             return;
         }
+        long absorbed = Math.min(elapsed, cpu.overheadDebt);
+        cpu.overheadDebt -= absorbed;
+        elapsed -= absorbed;
         long done = (elapsed * cpu.rate) >> 10;
         p.workDoneNs += done;
         if (!p.infinite) {
@@ -535,8 +542,37 @@ final class Simulation {
             return;
         }
         long rem = Math.max(0, p.remainingWork);
-        long dt = ((rem << 10) + cpu.rate - 1) / cpu.rate;
+        long dt = ((rem << 10) + cpu.rate - 1) / cpu.rate + cpu.overheadDebt;
         queue.arm(slotRunEnd + cpu.id, now + dt, PRIO_RUN_END);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Overheads
+
+    /**
+     * Scheduler work done on a CPU: it is CPU time of whatever runs there (the kernel charges it to the
+     * current task) but the task's own work makes no progress meanwhile.
+     */
+    void chargeOverhead(Cpu cpu, long ns) {
+        if (ns <= 0) {
+            return;
+        }
+        cpu.overheadNs += ns;
+        if (cpu.curr != null) {
+            cpu.overheadDebt += ns;
+        }
+    }
+
+    /**
+     * The cost of one pass through the bandwidth hooks (account_cfs_rq_runtime, check_cfs_rq_runtime,
+     * check_enqueue_throttle, return_cfs_rq_runtime): nothing when BANDWIDTH_STATIC_KEY patches them out
+     * because no group has a quota (seed 001 patch 1), else the hardware model's bandwidthHookNs.
+     */
+    private void bandwidthHooks(Cpu cpu, int levels) {
+        if (staticKey && !bandwidth.used) {
+            return;
+        }
+        chargeOverhead(cpu, hw.bandwidthHookNs() * levels);
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -557,6 +593,7 @@ final class Simulation {
         for (TaskGroup g = p.group; g != null; g = g.parent) {
             g.usageNs += delta;
         }
+        bandwidthHooks(cpu, p.group.depth + 1);
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             se.sumExec += delta;
@@ -674,6 +711,7 @@ final class Simulation {
 
     /** enqueue_task_fair(). */
     void enqueueTask(Task p, int cpuId, int flags) {
+        bandwidthHooks(cpus[cpuId], p.group.depth + 1);
         Entity se = p.se;
         se.cfsRq = p.group.rq[cpuId];
         se.parent = p.group.isRoot() ? null : p.group.se[cpuId];
@@ -707,6 +745,7 @@ final class Simulation {
     void dequeueTask(Task p, boolean sleep) {
         Entity se = p.se;
         int cpuId = p.cpu;
+        bandwidthHooks(cpus[cpuId], p.group.depth + 1);
         for (; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             dequeueEntity(q, se, sleep);
@@ -838,6 +877,11 @@ final class Simulation {
         }
         updateCurr(cpu);
         updateWork(cpu);
+        if (p.remainingWork > 0 && !p.infinite) {
+            // Overhead charged since the segment end was armed delayed it.
+            armRunEnd(cpu);
+            return;
+        }
         int a = p.workload.next(this, p);
         if (a == WorkloadRun.RUN) {
             armRunEnd(cpu);
@@ -1034,9 +1078,15 @@ final class Simulation {
         for (double e : coreEnergyJ) {
             energy += e;
         }
-        Report.CpuReport cr = new Report.CpuReport(round3(busyPct), round3(100 - busyPct), 0,
+        long overhead = 0;
+        for (Cpu cpu : cpus) {
+            overhead += cpu.overheadNs;
+        }
+        double overheadPct = round3(100.0 * overhead / ((double) span * ncpu));
+        Report.CpuReport cr = new Report.CpuReport(round3(busyPct), round3(100 - busyPct), overheadPct,
                 round3(energy / (span / 1e9)), per);
-        Report.SchedulerReport sr = new Report.SchedulerReport(contextSwitches, migrations, wakeups, 0, 0, 0);
+        Report.SchedulerReport sr = new Report.SchedulerReport(contextSwitches, migrations, wakeups, 0, 0,
+                overheadPct);
         return new Report(now / 1000, events, cg, wl, cr, sr);
     }
 
