@@ -1,7 +1,6 @@
 package dev.schedsim.simulation;
 
 import dev.schedsim.engine.BudgetExceededException;
-import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.Report;
 import dev.schedsim.engine.RunCancelledException;
 import java.time.Clock;
@@ -20,7 +19,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs one claimed job: every variant × repetition through {@link Engine#run}, then stores the result document
+ * Runs one claimed job: every variant × repetition through the engine, then stores the result document
  * (SUCCEEDED), an error problem (FAILED) or nothing (CANCELLED; or back to QUEUED when the service stops).
  */
 @Component
@@ -32,15 +31,18 @@ class SimulationRunner {
     private final SimulationJobs simulations;
     private final SimulationQueue queue;
     private final SimulationPlanner planner;
+    private final SimulationEngine engine;
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final SchedsimProperties properties;
 
     SimulationRunner(SimulationJobs simulations, SimulationQueue queue, SimulationPlanner planner,
-                     ApplicationEventPublisher events, Clock clock, SchedsimProperties properties) {
+                     SimulationEngine engine, ApplicationEventPublisher events, Clock clock,
+                     SchedsimProperties properties) {
         this.simulations = simulations;
         this.queue = queue;
         this.planner = planner;
+        this.engine = engine;
         this.events = events;
         this.clock = clock;
         this.properties = properties;
@@ -65,7 +67,7 @@ class SimulationRunner {
                     if (control.cancelled()) {
                         throw new RunCancelledException();
                     }
-                    Report report = Engine.run(v.spec(), plan.seed() + r, plan.eventBudget(), control);
+                    Report report = engine.run(v.spec(), plan.seed() + r, plan.eventBudget(), control);
                     control.endRun(report.events());
                     simulatedUs += report.simulatedUs();
                     runs.add(report);
