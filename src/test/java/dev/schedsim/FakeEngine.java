@@ -44,10 +44,13 @@ public class FakeEngine {
             throw new RunCancelledException();
         }
         long d = spec.durationUs();
+        // Usage split by weight among the non-root groups, like a fair scheduler on 2 busy CPUs.
+        long weights = spec.cgroups().stream().filter(c -> !c.path().equals("/")).mapToLong(CgroupSpec::weight).sum();
         List<Report.CgroupReport> cgroups = new ArrayList<>();
         for (CgroupSpec c : spec.cgroups()) {
             long periods = c.limited() ? d / c.periodUs() : 0;
-            cgroups.add(new Report.CgroupReport(c.path(), new Report.CpuStat(d / 2 + seed, periods, periods / 2,
+            long usage = c.path().equals("/") || weights == 0 ? 2 * d : 2 * d * c.weight() / weights;
+            cgroups.add(new Report.CgroupReport(c.path(), new Report.CpuStat(usage + seed, periods, periods / 2,
                     periods * 1000, 0, 0)));
         }
         List<Report.WorkloadReport> workloads = new ArrayList<>();
