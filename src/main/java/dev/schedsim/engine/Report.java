@@ -43,7 +43,10 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
      * @param perCpuBusyPct busy share of each CPU
      */
     public record CpuReport(double busyPct, double idlePct, double overheadPct, double avgPowerWatts,
-                            double[] perCpuBusyPct) {
+                            List<Double> perCpuBusyPct) {
+        public CpuReport {
+            perCpuBusyPct = List.copyOf(perCpuBusyPct);
+        }
     }
 
     public record SchedulerReport(long contextSwitches, long migrations, long wakeups, long loadBalances,

@@ -1,11 +1,1042 @@
 package dev.schedsim.engine;
 
-/** One run of the model (being written). */
+import dev.schedsim.engine.bandwidth.CgroupSpec;
+import dev.schedsim.engine.event.EventQueue;
+import dev.schedsim.engine.kernel.Feature;
+import dev.schedsim.engine.kernel.KernelConfig;
+import dev.schedsim.engine.topology.HardwareModel;
+import dev.schedsim.engine.topology.Topology;
+import dev.schedsim.engine.workload.WorkloadSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * One run of the model: the event loop and the core scheduler paths of kernel/sched/fair.c and core.c —
+ * enqueue/dequeue through the group hierarchy, update_curr, the tick, schedule() with put_prev / pick /
+ * set_next, wakeups with wakeup preemption, and the SMT throughput and idle-state models of the machine.
+ * Bandwidth control is in {@link BandwidthControl}, wakeup placement in {@link Placement}.
+ *
+ * <p><b>Determinism:</b> time is a long of nanoseconds; the only randomness is {@link #random()}, seeded
+ * from the run's seed; events are ordered by (time, priority, sequence).
+ *
+ * <p><b>Limitations</b> (this version): group shares use instantaneous run-queue weights instead of PELT
+ * load averages; no periodic or newidle load balancing (tasks move only through wakeup placement);
+ * EEVDF's DELAY_DEQUEUE is not modelled; scheduler overheads are not charged.
+ */
 final class Simulation {
+    // Event priorities at equal times: the end first, then timers in the order the kernel's hrtimer
+    // softirq/interrupt would most plausibly run them, the tick last.
+    private static final int PRIO_END = 0;
+    private static final int PRIO_PERIOD = 1;
+    private static final int PRIO_SLACK = 2;
+    private static final int PRIO_TASK = 3;
+    private static final int PRIO_RUN_END = 4;
+    private static final int PRIO_IDLE_EXIT = 5;
+    private static final int PRIO_TICK = 6;
+
+    private static final int ENQUEUE_WAKEUP = 1;
+    private static final int ENQUEUE_INITIAL = 2;
+
+    final EngineSpec spec;
+    final KernelConfig kernel;
+    final Topology topo;
+    final HardwareModel hw;
+    private final SplittableRandom rnd;
+    private final long eventBudget;
+    private final RunControl control;
+    final int ncpu;
+    final long tickNs;
+    final long endNs;
+    final boolean eevdf;
+    final boolean taskThrottle;
+    /** EEVDF sysctl_sched_base_slice scaled by CPU count. */
+    final long baseSliceNs;
+    // CFS (pre-6.6) tunables, scaled (kernel-facts §5.2).
+    final long cfsLatencyNs;
+    final long cfsMinGranNs;
+    final long cfsWakeupGranNs;
+
+    long now;
+    long events;
+    final Cpu[] cpus;
+    final int[] coreBusy;
+    private final int[] rateOfK;
+    final TaskGroup[] groups;
+    final Task[] tasks;
+    final WorkloadRun[] workloads;
+    final EventQueue queue;
+    final BandwidthControl bandwidth;
+    final Placement placement;
+
+    private final int slotTick;
+    private final int slotRunEnd;
+    private final int slotIdleExit;
+    private final int slotTask;
+    final int slotGroup;
+    private final int slotEnd;
+
+    private final int[] resched;
+    private int reschedHead;
+    private int reschedSize;
+    private int finiteLeft;
+    private boolean allFinite;
+
+    long contextSwitches;
+    long migrations;
+    long wakeups;
+    private final double[] coreEnergyJ;
+    private final long[] coreSince;
+    private final long[] coreIdleFrom;
+    private final boolean[] idleExitDone;
+
     Simulation(EngineSpec spec, long seed, long eventBudget, RunControl control) {
+        this.spec = spec;
+        this.kernel = spec.kernel();
+        this.topo = new Topology(spec.topology());
+        this.hw = topo.hardware();
+        this.rnd = new SplittableRandom(seed);
+        this.eventBudget = eventBudget;
+        this.control = control;
+        this.ncpu = topo.cpuCount();
+        this.tickNs = kernel.tickNs();
+        this.endNs = spec.durationUs() * 1000;
+        this.eevdf = kernel.on(Feature.EEVDF);
+        this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
+        int factor = Fair.tunableFactor(ncpu);
+        this.baseSliceNs = kernel.baseSliceNs() * factor;
+        this.cfsLatencyNs = 6_000_000L * factor;
+        this.cfsMinGranNs = 750_000L * factor;
+        this.cfsWakeupGranNs = 1_000_000L * factor;
+
+        int threads = (int) spec.threadCount();
+        int ngroups = spec.cgroups().size();
+        slotTick = 0;
+        slotRunEnd = ncpu;
+        slotIdleExit = 2 * ncpu;
+        slotTask = 3 * ncpu;
+        slotGroup = slotTask + threads;
+        slotEnd = slotGroup + 2 * ngroups;
+        queue = new EventQueue(slotEnd + 1);
+        resched = new int[ncpu];
+        idleExitDone = new boolean[ncpu];
+
+        groups = new TaskGroup[ngroups];
+        Map<String, TaskGroup> byPath = new HashMap<>();
+        for (int i = 0; i < ngroups; i++) {
+            CgroupSpec c = spec.cgroups().get(i);
+            TaskGroup parent = c.parentPath() == null ? null : byPath.get(c.parentPath());
+            TaskGroup g = new TaskGroup(i, c.path(), parent, c.weight(), ncpu);
+            groups[i] = g;
+            byPath.put(c.path(), g);
+        }
+        cpus = new Cpu[ncpu];
+        for (int c = 0; c < ncpu; c++) {
+            cpus[c] = new Cpu(c, topo.coreOf(c), groups[0].rq[c]);
+        }
+        coreBusy = new int[topo.coreCount()];
+        coreEnergyJ = new double[topo.coreCount()];
+        coreSince = new long[topo.coreCount()];
+        coreIdleFrom = new long[topo.coreCount()];
+        int t = topo.threadsPerCore();
+        rateOfK = new int[t + 1];
+        for (int k = 1; k <= t; k++) {
+            rateOfK[k] = (int) Math.round(hw.throughput(k) / k * 1024);
+        }
+        bandwidth = new BandwidthControl(this);
+        placement = new Placement(this);
+
+        tasks = new Task[threads];
+        workloads = new WorkloadRun[spec.workloads().size()];
+        int id = 0;
+        for (int w = 0; w < workloads.length; w++) {
+            WorkloadSpec ws = spec.workloads().get(w);
+            WorkloadRun run = new WorkloadRun(w, ws, ws.threadCount());
+            workloads[w] = run;
+            boolean[] allowed = null;
+            int[] aff = ws.cpus();
+            if (aff != null) {
+                allowed = new boolean[ncpu];
+                for (int c : aff) {
+                    allowed[c] = true;
+                }
+            }
+            TaskGroup g = byPath.get(ws.cgroup());
+            for (int i = 0; i < run.tasks.length; i++) {
+                Task task = new Task(id, run, g, allowed, ws.nice(), Fair.niceToWeight(ws.nice()));
+                task.se.slice = baseSliceNs;
+                tasks[id++] = task;
+                run.tasks[i] = task;
+            }
+            run.link();
+        }
     }
 
+    SplittableRandom random() {
+        return rnd;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // The loop
+
     Report run() {
-        throw new UnsupportedOperationException("engine core not yet landed");
+        // Cgroup configuration happens at time 0, before any task starts (tg_set_cfs_bandwidth()).
+        for (int i = 0; i < groups.length; i++) {
+            CgroupSpec c = spec.cgroups().get(i);
+            if (c.limited()) {
+                bandwidth.configure(groups[i], c);
+            }
+        }
+        int[] placed = new int[ncpu];
+        for (WorkloadRun w : workloads) {
+            if (w.finite) {
+                finiteLeft++;
+            }
+        }
+        allFinite = finiteLeft == workloads.length && workloads.length > 0;
+        for (WorkloadRun w : workloads) {
+            for (int i = 0; i < w.tasks.length; i++) {
+                Task task = w.tasks[i];
+                int cpu = placement.forkCpu(task, placed);
+                placed[cpu]++;
+                task.cpu = cpu;
+                if (WorkloadRun.startsBlocked(w.spec, i)) {
+                    int a = w.next(this, task);
+                    task.state = Task.BLOCKED;
+                    if (a != WorkloadRun.BLOCK) {
+                        throw new IllegalStateException("blocked-start task must block");
+                    }
+                } else {
+                    start(task, cpu);
+                }
+            }
+        }
+        processResched();
+        queue.arm(slotEnd, endNs, PRIO_END);
+        while (!queue.isEmpty()) {
+            int slot = queue.peek();
+            long t = queue.when(slot);
+            queue.poll();
+            now = t;
+            if (slot == slotEnd) {
+                break;
+            }
+            dispatch(slot);
+            processResched();
+            events++;
+            if ((events & 4095) == 0) {
+                if (events > eventBudget) {
+                    throw new BudgetExceededException(eventBudget);
+                }
+                control.progress(now / 1000, events);
+                if (control.cancelled()) {
+                    throw new RunCancelledException();
+                }
+            }
+            if (allFinite && finiteLeft == 0) {
+                break;
+            }
+        }
+        return finish();
+    }
+
+    private void dispatch(int slot) {
+        if (slot < slotRunEnd) {
+            tick(cpus[slot - slotTick]);
+        } else if (slot < slotIdleExit) {
+            segmentDone(cpus[slot - slotRunEnd]);
+        } else if (slot < slotTask) {
+            int c = slot - slotIdleExit;
+            idleExitDone[c] = true;
+            resched(cpus[c]);
+        } else if (slot < slotGroup) {
+            Task task = tasks[slot - slotTask];
+            if (task.state == Task.SLEEPING) {
+                wakeTask(task, task.cpu, false);
+            }
+        } else {
+            int g = (slot - slotGroup) >> 1;
+            if (((slot - slotGroup) & 1) == 0) {
+                bandwidth.periodTimer(groups[g].bw);
+            } else {
+                bandwidth.slackTimer(groups[g].bw);
+            }
+        }
+    }
+
+    void arm(int slot, long time, int prio) {
+        queue.arm(slot, time, prio);
+    }
+
+    int periodSlot(TaskGroup g) {
+        return slotGroup + 2 * g.index;
+    }
+
+    static int periodPriority() {
+        return PRIO_PERIOD;
+    }
+
+    static int slackPriority() {
+        return PRIO_SLACK;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // resched_curr() and schedule()
+
+    void resched(Cpu cpu) {
+        if (cpu.needResched) {
+            return;
+        }
+        cpu.needResched = true;
+        resched[(reschedHead + reschedSize++) % ncpu] = cpu.id;
+    }
+
+    private void processResched() {
+        while (reschedSize > 0) {
+            int c = resched[reschedHead];
+            reschedHead = (reschedHead + 1) % ncpu;
+            reschedSize--;
+            Cpu cpu = cpus[c];
+            cpu.needResched = false;
+            schedule(cpu);
+        }
+    }
+
+    /** __schedule(): put the previous task back (or park it), pick the next, switch. */
+    private void schedule(Cpu cpu) {
+        Task prev = cpu.curr;
+        if (prev != null) {
+            updateCurr(cpu);
+            updateWork(cpu);
+            if (taskThrottle && prev.se.cfsRq.throttleCount > 0) {
+                // throttle_cfs_rq_work(): the task reached its return to user in a throttled hierarchy.
+                park(prev);
+                prev.contextSwitches++;
+                cpu.curr = null;
+                prev = null;
+                queue.cancel(slotRunEnd + cpu.id);
+            } else {
+                putPrev(prev);
+            }
+        } else if (!cpu.busy && !idleExitDone[cpu.id] && cpu.root.nr > 0) {
+            // Leaving idle costs the idle state's exit latency before anything runs.
+            long lat = idleExitLatency(cpu);
+            if (lat > 0) {
+                if (!queue.armed(slotIdleExit + cpu.id)) {
+                    queue.arm(slotIdleExit + cpu.id, now + lat, PRIO_IDLE_EXIT);
+                }
+                return;
+            }
+        }
+        if (queue.armed(slotIdleExit + cpu.id)) {
+            return;
+        }
+        Task next = pickNext(cpu);
+        idleExitDone[cpu.id] = false;
+        if (next == null) {
+            if (prev != null) {
+                prev.contextSwitches++;
+                contextSwitches++;
+                cpu.curr = null;
+            }
+            if (cpu.busy) {
+                goIdle(cpu);
+            }
+            return;
+        }
+        if (prev != next) {
+            if (prev != null) {
+                prev.contextSwitches++;
+            }
+            contextSwitches++;
+        }
+        switchTo(cpu, next);
+    }
+
+    private long idleExitLatency(Cpu cpu) {
+        long idleFor = now - cpu.idleSince;
+        return idleFor >= hw.deepIdleResidencyNs() ? hw.deepIdleExitNs() : hw.shallowIdleExitNs();
+    }
+
+    /** put_prev_task_fair(): put_prev_entity() bottom-up; before 6.18 this is where throttling happens. */
+    private void putPrev(Task prev) {
+        for (Entity se = prev.se; se != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            if (!taskThrottle) {
+                bandwidth.checkCfsRqRuntime(q);
+            }
+            if (q.curr == se) {
+                q.curr = null;
+            }
+        }
+        prev.state = Task.RUNNABLE;
+    }
+
+    /** pick_next_task_fair() / pick_task_fair(): walk down the hierarchy picking at each level. */
+    private Task pickNext(Cpu cpu) {
+        for (int guard = 0; guard < 1_000_000; guard++) {
+            CfsRq q = cpu.root;
+            if (q.nr == 0) {
+                return null;
+            }
+            boolean throttled = false;
+            Entity se;
+            while (true) {
+                if (taskThrottle) {
+                    throttled |= bandwidth.checkCfsRqRuntime(q);
+                }
+                se = eevdf ? Fair.pickEevdf(q) : Fair.pickCfs(q);
+                if (se.task != null) {
+                    break;
+                }
+                q = se.my;
+            }
+            Task p = se.task;
+            if (taskThrottle && (throttled || p.se.cfsRq.throttleCount > 0)) {
+                // task_throttle_setup_work(): parked as soon as it returns to user.
+                p.contextSwitches++;
+                contextSwitches++;
+                park(p);
+                continue;
+            }
+            setNext(p);
+            if (taskThrottle && p.se.cfsRq.throttleCount > 0) {
+                clearCurr(p);
+                p.contextSwitches++;
+                contextSwitches++;
+                park(p);
+                continue;
+            }
+            return p;
+        }
+        throw new IllegalStateException("pick loop did not converge on CPU " + cpu.id);
+    }
+
+    /** set_next_task_fair(): set_next_entity() and account_cfs_rq_runtime(cfs_rq, 0) on every level. */
+    private void setNext(Task p) {
+        for (Entity se = p.se; se != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            q.curr = se;
+            se.prevSumExec = se.sumExec;
+            se.protectDeadline = se.deadline;
+            if (q.runtimeEnabled) {
+                bandwidth.account(q, 0);
+            }
+        }
+    }
+
+    private void clearCurr(Task p) {
+        for (Entity se = p.se; se != null; se = se.parent) {
+            if (se.cfsRq.curr == se) {
+                se.cfsRq.curr = null;
+            }
+        }
+    }
+
+    private void switchTo(Cpu cpu, Task next) {
+        if (!cpu.busy) {
+            cpu.busy = true;
+            cpu.lastBusyStart = now;
+            setCoreBusy(cpu.core, coreBusy[cpu.core] + 1);
+        }
+        cpu.curr = next;
+        next.state = Task.RUNNING;
+        cpu.execClock = now;
+        if (next.wakeTime >= 0) {
+            next.workload.latency.recordValue(Math.max(0, now - next.wakeTime));
+            next.wakeTime = -1;
+        }
+        cpu.workSince = now;
+        armRunEnd(cpu);
+        if (!queue.armed(slotTick + cpu.id)) {
+            cpu.nextTick = (now / tickNs + 1) * tickNs;
+            queue.arm(slotTick + cpu.id, cpu.nextTick, PRIO_TICK);
+        }
+    }
+
+    private void goIdle(Cpu cpu) {
+        cpu.busy = false;
+        queue.cancel(slotTick + cpu.id);
+        queue.cancel(slotRunEnd + cpu.id);
+        cpu.busyNs += now - cpu.lastBusyStart;
+        cpu.idleSince = now;
+        setCoreBusy(cpu.core, coreBusy[cpu.core] - 1);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // The machine: SMT throughput and power
+
+    /** Changes a core's busy-thread count: settles each sibling's work at the old rate, re-arms it. */
+    private void setCoreBusy(int core, int k) {
+        int old = coreBusy[core];
+        accountCorePower(core, old);
+        if (old == 0 && k > 0) {
+            accountIdleEnergy(core);
+        }
+        coreBusy[core] = k;
+        if (k == 0) {
+            coreIdleFrom[core] = now;
+        }
+        if (topo.threadsPerCore() == 1) {
+            return;
+        }
+        int rate = k == 0 ? 1024 : rateOfK[k];
+        for (int c : topo.siblingsOfCore(core)) {
+            Cpu s = cpus[c];
+            if (s.curr != null) {
+                updateWork(s);
+                s.rate = rate;
+                armRunEnd(s);
+            } else {
+                s.rate = rate;
+            }
+        }
+    }
+
+    private void accountCorePower(int core, int busy) {
+        long dt = now - coreSince[core];
+        coreSince[core] = now;
+        if (busy > 0 && dt > 0) {
+            coreEnergyJ[core] += (hw.coreBusyWatts() + hw.smtThreadWatts() * (busy - 1)) * dt * 1e-9;
+        }
+    }
+
+    private void accountIdleEnergy(int core) {
+        long idle = now - coreIdleFrom[core];
+        long shallow = Math.min(idle, hw.deepIdleResidencyNs());
+        coreEnergyJ[core] += hw.coreIdleWatts() * shallow * 1e-9 + hw.deepIdleWatts() * (idle - shallow) * 1e-9;
+    }
+
+    /** Settles the work curr did since the last settlement at the CPU's current rate. */
+    private void updateWork(Cpu cpu) {
+        Task p = cpu.curr;
+        long elapsed = now - cpu.workSince;
+        cpu.workSince = now;
+        if (p == null || elapsed <= 0) {
+            return;
+        }
+        long done = (elapsed * cpu.rate) >> 10;
+        p.workDoneNs += done;
+        if (!p.infinite) {
+            p.remainingWork -= done;
+        }
+    }
+
+    private void armRunEnd(Cpu cpu) {
+        Task p = cpu.curr;
+        if (p.infinite) {
+            queue.cancel(slotRunEnd + cpu.id);
+            return;
+        }
+        long rem = Math.max(0, p.remainingWork);
+        long dt = ((rem << 10) + cpu.rate - 1) / cpu.rate;
+        queue.arm(slotRunEnd + cpu.id, now + dt, PRIO_RUN_END);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // update_curr() and the tick
+
+    /** update_curr() on every level of the running task's hierarchy. */
+    void updateCurr(Cpu cpu) {
+        Task p = cpu.curr;
+        if (p == null) {
+            return;
+        }
+        long delta = now - cpu.execClock;
+        if (delta <= 0) {
+            return;
+        }
+        cpu.execClock = now;
+        p.cpuNs += delta;
+        for (TaskGroup g = p.group; g != null; g = g.parent) {
+            g.usageNs += delta;
+        }
+        for (Entity se = p.se; se != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            se.sumExec += delta;
+            se.vruntime += Fair.calcDelta(delta, se.weight);
+            if (eevdf && se.vruntime >= se.deadline) {
+                // update_deadline()
+                se.deadline = se.vruntime + Fair.calcDelta(se.slice, se.weight);
+                if (q.nr > 1) {
+                    resched(cpu);
+                }
+            }
+            Fair.updateMinVruntime(q);
+            if (q.runtimeEnabled) {
+                bandwidth.account(q, delta);
+            }
+        }
+    }
+
+    /** sched_tick(): update_curr and update_cfs_group on every level, then the preemption check. */
+    private void tick(Cpu cpu) {
+        Task p = cpu.curr;
+        if (p != null) {
+            updateCurr(cpu);
+            for (Entity se = p.se; se != null; se = se.parent) {
+                if (se.my != null) {
+                    updateGroupWeight(se);
+                }
+                if (!eevdf && se.cfsRq.nr > 1) {
+                    checkPreemptTick(cpu, se.cfsRq, se);
+                }
+            }
+        }
+        cpu.nextTick += tickNs;
+        queue.arm(slotTick + cpu.id, cpu.nextTick, PRIO_TICK);
+    }
+
+    /** CFS check_preempt_tick() (6.1). */
+    private void checkPreemptTick(Cpu cpu, CfsRq q, Entity curr) {
+        long ideal = cfsSlice(q, curr);
+        long ran = curr.sumExec - curr.prevSumExec;
+        if (ran > ideal) {
+            resched(cpu);
+            return;
+        }
+        if (ran < cfsMinGranNs) {
+            return;
+        }
+        Entity left = Fair.leftmostExceptCurr(q);
+        if (left != null && curr.vruntime - left.vruntime > ideal) {
+            resched(cpu);
+        }
+    }
+
+    /** CFS sched_slice(): the period share of se at every level (ALT_PERIOD, BASE_SLICE). */
+    private long cfsSlice(CfsRq q, Entity se) {
+        int nr = cpus[q.cpu].root.hNrRunning + (se.onRq ? 0 : 1);
+        long slice = nr > 8 ? nr * cfsMinGranNs : cfsLatencyNs;
+        for (Entity e = se; e != null; e = e.parent) {
+            CfsRq cq = e.cfsRq;
+            long load = cq.load + (e.onRq ? 0 : e.weight);
+            if (load > 0) {
+                slice = slice * e.weight / load;
+            }
+        }
+        return Math.max(slice, cfsMinGranNs);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Group shares
+
+    /** update_cfs_group() with calc_group_shares() on instantaneous run-queue weights. */
+    void updateGroupWeight(Entity se) {
+        CfsRq my = se.my;
+        TaskGroup tg = my.tg;
+        long shares;
+        if (tg.totalLoad > 0) {
+            shares = tg.shares * my.load / tg.totalLoad;
+        } else {
+            shares = tg.shares;
+        }
+        shares = Math.max(Fair.MIN_SHARES, Math.min(shares, tg.shares));
+        reweight(se, shares);
+    }
+
+    /** reweight_entity(): keeps the entity's lag and relative deadline across a weight change. */
+    private void reweight(Entity se, long w) {
+        long old = se.weight;
+        if (w == old) {
+            return;
+        }
+        if (se.onRq) {
+            CfsRq q = se.cfsRq;
+            if (eevdf) {
+                long v = Fair.avgVruntime(q);
+                long lag = v - se.vruntime;
+                long rel = se.deadline - se.vruntime;
+                se.vruntime = v - lag * old / w;
+                se.deadline = se.vruntime + rel * old / w;
+                if (se.protectDeadline != Long.MIN_VALUE && q.curr == se) {
+                    se.protectDeadline = se.deadline;
+                }
+            }
+            q.load += w - old;
+            if (!q.tg.isRoot()) {
+                q.tg.totalLoad += w - old;
+            }
+        } else if (eevdf) {
+            se.vlag = se.vlag * old / w;
+        }
+        se.weight = w;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Enqueue / dequeue
+
+    /** enqueue_task_fair(). */
+    void enqueueTask(Task p, int cpuId, int flags) {
+        Entity se = p.se;
+        se.cfsRq = p.group.rq[cpuId];
+        se.parent = p.group.isRoot() ? null : p.group.se[cpuId];
+        p.cpu = cpuId;
+        for (; se != null; se = se.parent) {
+            if (se.onRq) {
+                break;
+            }
+            CfsRq q = se.cfsRq;
+            enqueueEntity(q, se, flags);
+            q.hNrRunning++;
+            if (!taskThrottle && q.throttled) {
+                return;
+            }
+            flags = ENQUEUE_WAKEUP;
+        }
+        for (; se != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            if (se.my != null) {
+                updateGroupWeight(se);
+            }
+            q.hNrRunning++;
+            if (!taskThrottle && q.throttled) {
+                return;
+            }
+        }
+        cpus[cpuId].nrRunning++;
+    }
+
+    /** dequeue_task_fair(). */
+    void dequeueTask(Task p, boolean sleep) {
+        Entity se = p.se;
+        int cpuId = p.cpu;
+        for (; se != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            dequeueEntity(q, se, sleep);
+            q.hNrRunning--;
+            if (!taskThrottle && q.throttled) {
+                return;
+            }
+            if (q.load != 0) {
+                se = se.parent;
+                break;
+            }
+            sleep = true;
+        }
+        for (; se != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            if (se.my != null) {
+                updateGroupWeight(se);
+            }
+            q.hNrRunning--;
+            if (!taskThrottle && q.throttled) {
+                return;
+            }
+        }
+        cpus[cpuId].nrRunning--;
+    }
+
+    /** enqueue_entity(): update the group weight, place, queue, check_enqueue_throttle. */
+    void enqueueEntity(CfsRq q, Entity se, int flags) {
+        if (se.my != null) {
+            updateGroupWeight(se);
+        }
+        place(q, se, flags);
+        q.add(se);
+        se.onRq = true;
+        q.load += se.weight;
+        if (!q.tg.isRoot()) {
+            q.tg.totalLoad += se.weight;
+        }
+        Fair.updateMinVruntime(q);
+        if (q.nr == 1 && !taskThrottle) {
+            bandwidth.checkEnqueueThrottle(q);
+        }
+    }
+
+    /** dequeue_entity(): save lag, unqueue, return_cfs_rq_runtime. */
+    void dequeueEntity(CfsRq q, Entity se, boolean sleep) {
+        if (eevdf) {
+            // update_entity_lag()
+            long lag = Fair.avgVruntime(q) - se.vruntime;
+            long limit = Fair.calcDelta(Math.max(2 * se.slice, tickNs), se.weight);
+            se.vlag = Math.max(-limit, Math.min(limit, lag));
+        } else {
+            se.vlag = se.vruntime - q.minVruntime;
+        }
+        q.remove(se);
+        se.onRq = false;
+        if (q.curr == se) {
+            q.curr = null;
+        }
+        q.load -= se.weight;
+        if (!q.tg.isRoot()) {
+            q.tg.totalLoad -= se.weight;
+        }
+        Fair.updateMinVruntime(q);
+        bandwidth.returnRuntime(q);
+    }
+
+    /** place_entity(): EEVDF lag placement, or CFS min_vruntime placement with sleeper credit. */
+    private void place(CfsRq q, Entity se, int flags) {
+        boolean initial = se.fresh;
+        se.fresh = false;
+        if (eevdf) {
+            long vslice = Fair.calcDelta(se.slice, se.weight);
+            long v = Fair.avgVruntime(q);
+            long lag = 0;
+            if (q.nr > 0 && !initial) {
+                lag = se.vlag;
+                long load = q.load;
+                if (load > 0) {
+                    lag = lag * (load + se.weight) / load;
+                }
+            }
+            se.vruntime = v - lag;
+            if (initial) {
+                vslice /= 2; // PLACE_DEADLINE_INITIAL
+            }
+            se.deadline = se.vruntime + vslice;
+        } else {
+            long v = q.minVruntime;
+            if (initial) {
+                // START_DEBIT: new tasks start one vslice late.
+                se.vruntime = v + Fair.calcDelta(cfsSliceForNew(q, se), se.weight);
+            } else {
+                se.vruntime = v + se.vlag;
+                if ((flags & ENQUEUE_WAKEUP) != 0) {
+                    // GENTLE_FAIR_SLEEPERS: at most half a latency of sleeper credit.
+                    se.vruntime = Math.max(se.vruntime, v - cfsLatencyNs / 2);
+                }
+            }
+        }
+    }
+
+    private long cfsSliceForNew(CfsRq q, Entity se) {
+        int nr = q.nr + 1;
+        long slice = nr > 8 ? nr * cfsMinGranNs : cfsLatencyNs;
+        return slice * se.weight / (q.load + se.weight);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Tasks: start, segments, wakeups
+
+    /** A task created at time 0: wake_up_new_task() on the fork-balanced CPU. */
+    private void start(Task p, int cpu) {
+        int a = p.workload.next(this, p);
+        if (a != WorkloadRun.RUN) {
+            handleStop(p, a, cpu);
+            return;
+        }
+        p.state = Task.RUNNABLE;
+        enqueueTask(p, cpu, ENQUEUE_INITIAL);
+        checkPreemptWakeup(cpus[cpu], p);
+    }
+
+    /** The running task's run segment ended: ask its program what it does next. */
+    private void segmentDone(Cpu cpu) {
+        Task p = cpu.curr;
+        if (p == null) {
+            return;
+        }
+        updateCurr(cpu);
+        updateWork(cpu);
+        int a = p.workload.next(this, p);
+        if (a == WorkloadRun.RUN) {
+            armRunEnd(cpu);
+            return;
+        }
+        // The task leaves the CPU: it blocks, sleeps or exits; the CPU stays busy until schedule().
+        dequeueTask(p, true);
+        clearCurr(p);
+        cpu.curr = null;
+        p.contextSwitches++;
+        contextSwitches++;
+        queue.cancel(slotRunEnd + cpu.id);
+        handleStop(p, a, cpu.id);
+        resched(cpu);
+    }
+
+    /** A task that does not run next: sleep on a timer, block, or exit. */
+    private void handleStop(Task p, int action, int cpu) {
+        switch (action) {
+            case WorkloadRun.SLEEP:
+                p.state = Task.SLEEPING;
+                queue.arm(slotTask + p.id, now + p.auxLong, PRIO_TASK);
+                break;
+            case WorkloadRun.BLOCK:
+                p.state = Task.BLOCKED;
+                break;
+            default:
+                p.state = Task.DONE;
+                WorkloadRun w = p.workload;
+                if (--w.live == 0) {
+                    w.completionNs = now;
+                    if (w.finite) {
+                        finiteLeft--;
+                    }
+                }
+                break;
+        }
+    }
+
+    /**
+     * try_to_wake_up(): a blocked or sleeping task becomes runnable on the CPU select_task_rq_fair()
+     * chooses; a task that is not asleep keeps the wake for its next block (like data left in a pipe).
+     */
+    void wakeTask(Task p, int wakerCpu, boolean sync) {
+        if (p.state != Task.BLOCKED && p.state != Task.SLEEPING) {
+            if (p.state != Task.DONE) {
+                p.pendingWakes++;
+            }
+            return;
+        }
+        queue.cancel(slotTask + p.id);
+        int a = p.workload.next(this, p);
+        if (a != WorkloadRun.RUN) {
+            handleStop(p, a, p.cpu);
+            return;
+        }
+        p.wakeups++;
+        wakeups++;
+        Task waker = cpus[wakerCpu].curr;
+        int cpu = placement.selectTaskRq(p, wakerCpu, waker, sync);
+        if (cpu != p.cpu) {
+            p.migrations++;
+            migrations++;
+        }
+        p.state = Task.RUNNABLE;
+        p.wakeTime = now;
+        enqueueTask(p, cpu, ENQUEUE_WAKEUP);
+        checkPreemptWakeup(cpus[cpu], p);
+    }
+
+    /** Re-enqueues a task taken off a throttled cfs_rq's limbo list (unthrottle in 6.18). */
+    void unpark(Task p) {
+        p.state = Task.RUNNABLE;
+        enqueueTask(p, p.cpu, ENQUEUE_WAKEUP);
+    }
+
+    /** throttle_cfs_rq_work(): dequeue the task onto its cfs_rq's limbo list; start the throttle clocks. */
+    void park(Task p) {
+        dequeueTask(p, true);
+        clearCurr(p);
+        p.state = Task.THROTTLED;
+        p.se.cfsRq.park(p);
+        bandwidth.recordThrottleClock(p.se.cfsRq);
+    }
+
+    /** check_preempt_wakeup_fair() at the level where the woken and current entities meet. */
+    private void checkPreemptWakeup(Cpu cpu, Task p) {
+        Task curr = cpu.curr;
+        if (curr == null) {
+            resched(cpu);
+            return;
+        }
+        if (curr == p || !p.se.onRq) {
+            return;
+        }
+        Entity se = curr.se;
+        Entity pse = p.se;
+        int ds = se.cfsRq.tg.depth;
+        int dp = pse.cfsRq.tg.depth;
+        while (ds > dp) {
+            se = se.parent;
+            ds--;
+        }
+        while (dp > ds) {
+            pse = pse.parent;
+            dp--;
+        }
+        while (se.cfsRq != pse.cfsRq) {
+            se = se.parent;
+            pse = pse.parent;
+        }
+        if (!pse.onRq) {
+            return;
+        }
+        updateCurr(cpu);
+        if (eevdf) {
+            if (Fair.pickEevdf(se.cfsRq) == pse) {
+                resched(cpu);
+            }
+        } else {
+            long vdiff = se.vruntime - pse.vruntime;
+            if (vdiff > Fair.calcDelta(cfsWakeupGranNs, pse.weight)) {
+                resched(cpu);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // The report
+
+    private Report finish() {
+        for (Cpu cpu : cpus) {
+            if (cpu.curr != null) {
+                updateCurr(cpu);
+                updateWork(cpu);
+            }
+            if (cpu.busy) {
+                cpu.busyNs += now - cpu.lastBusyStart;
+            }
+        }
+        for (int core = 0; core < coreBusy.length; core++) {
+            if (coreBusy[core] > 0) {
+                accountCorePower(core, coreBusy[core]);
+            } else {
+                accountIdleEnergy(core);
+            }
+        }
+        long span = Math.max(1, now);
+        List<Report.CgroupReport> cg = new ArrayList<>();
+        for (TaskGroup g : groups) {
+            Bandwidth b = g.bw;
+            Report.CpuStat st = b == null
+                    ? new Report.CpuStat(g.usageNs / 1000, 0, 0, 0, 0, 0)
+                    : new Report.CpuStat(g.usageNs / 1000, b.nrPeriods, b.nrThrottled, b.throttledTime / 1000,
+                            b.nrBurst, b.burstTime / 1000);
+            cg.add(new Report.CgroupReport(g.path, st));
+        }
+        List<Report.WorkloadReport> wl = new ArrayList<>();
+        for (WorkloadRun w : workloads) {
+            long cpuNs = 0;
+            long work = 0;
+            long cs = 0;
+            long mig = 0;
+            long wk = 0;
+            for (Task t : w.tasks) {
+                cpuNs += t.cpuNs;
+                work += t.workDoneNs;
+                cs += t.contextSwitches;
+                mig += t.migrations;
+                wk += t.wakeups;
+            }
+            double units = w.spec.type() == dev.schedsim.engine.workload.WorkloadType.CPU_BOUND
+                    ? work / 1e9 : w.units;
+            double thr = units / (span / 1e9);
+            Report.Latency lat = new Report.Latency(
+                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(50) / 1000.0,
+                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(90) / 1000.0,
+                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99) / 1000.0,
+                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99.9) / 1000.0,
+                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getMaxValue() / 1000.0,
+                    w.latency.getTotalCount());
+            long completion = w.completionNs >= 0 && w.finite ? w.completionNs / 1000 : -1;
+            wl.add(new Report.WorkloadReport(w.spec.name(), cpuNs / 1000, completion, round3(thr), lat, cs, mig,
+                    wk));
+        }
+        List<Double> per = new ArrayList<>(ncpu);
+        long busy = 0;
+        for (int c = 0; c < ncpu; c++) {
+            busy += cpus[c].busyNs;
+            per.add(round3(100.0 * cpus[c].busyNs / span));
+        }
+        double busyPct = 100.0 * busy / ((double) span * ncpu);
+        double energy = 0;
+        for (double e : coreEnergyJ) {
+            energy += e;
+        }
+        Report.CpuReport cr = new Report.CpuReport(round3(busyPct), round3(100 - busyPct), 0,
+                round3(energy / (span / 1e9)), per);
+        Report.SchedulerReport sr = new Report.SchedulerReport(contextSwitches, migrations, wakeups, 0, 0, 0);
+        return new Report(now / 1000, events, cg, wl, cr, sr);
+    }
+
+    private static double round3(double v) {
+        return Math.round(v * 1000.0) / 1000.0;
     }
 }

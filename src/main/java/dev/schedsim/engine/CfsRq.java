@@ -1,0 +1,77 @@
+package dev.schedsim.engine;
+
+/**
+ * A {@code struct cfs_rq}: one task group's run queue on one CPU, with the bandwidth fields of
+ * kernel-facts §1.1. Queued entities (curr included, as EEVDF keeps curr on_rq) are kept in a small array;
+ * run queues hold few entities in practice, and the picks scan it.
+ */
+final class CfsRq {
+    final TaskGroup tg;
+    final int cpu;
+    /** The group's entity on this CPU that represents this queue one level up; null for the root. */
+    Entity se;
+    /** The parent group's queue on this CPU; null for the root. */
+    final CfsRq parent;
+
+    Entity[] queue = new Entity[4];
+    /** nr_queued (nr_running before 6.x): entities on this queue, curr included. */
+    int nr;
+    Entity curr;
+    /** load.weight: Σ weight of queued entities. */
+    long load;
+    /** h_nr_running: tasks queued in this hierarchy. */
+    int hNrRunning;
+    long minVruntime;
+
+    // --- CFS bandwidth (kernel-facts §1.1) ---
+    boolean runtimeEnabled;
+    long runtimeRemaining;
+    boolean throttled;
+    /** This level or an ancestor is throttled. */
+    int throttleCount;
+    /** Start of this cfs_rq's own throttle (0 = not running), feeds cfs_b->throttled_time. */
+    long throttledClock;
+    boolean onThrottledList;
+    /** SLICE_EXPIRATION (4.18): the local copy of the pool's expiry. */
+    long runtimeExpires;
+    long expiresSeq;
+    /** 6.18 task-based throttle: tasks parked at their return to user ({@code throttled_limbo_list}). */
+    Task[] limbo = new Task[2];
+    int nLimbo;
+
+    CfsRq(TaskGroup tg, int cpu, CfsRq parent) {
+        this.tg = tg;
+        this.cpu = cpu;
+        this.parent = parent;
+    }
+
+    void add(Entity e) {
+        if (nr == queue.length) {
+            queue = java.util.Arrays.copyOf(queue, nr * 2);
+        }
+        e.index = nr;
+        queue[nr++] = e;
+    }
+
+    void remove(Entity e) {
+        // Keep insertion order (deterministic scans): shift down.
+        int i = e.index;
+        System.arraycopy(queue, i + 1, queue, i, nr - i - 1);
+        queue[--nr] = null;
+        for (int k = i; k < nr; k++) {
+            queue[k].index = k;
+        }
+        e.index = -1;
+    }
+
+    void park(Task t) {
+        if (nLimbo == limbo.length) {
+            limbo = java.util.Arrays.copyOf(limbo, nLimbo * 2);
+        }
+        limbo[nLimbo++] = t;
+    }
+
+    boolean isRoot() {
+        return parent == null;
+    }
+}

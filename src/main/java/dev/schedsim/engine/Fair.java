@@ -1,0 +1,164 @@
+package dev.schedsim.engine;
+
+/**
+ * The fair-class arithmetic of kernel/sched/fair.c that does not move tasks: weights, virtual time,
+ * EEVDF's average vruntime, eligibility and pick, and CFS's pick and slices.
+ */
+final class Fair {
+    static final long NICE_0_LOAD = 1024;
+    /** MIN_SHARES (unscaled). */
+    static final long MIN_SHARES = 2;
+
+    /** sched_prio_to_weight[40] (core.c), nice -20..19. */
+    static final int[] PRIO_TO_WEIGHT = {
+        88761, 71755, 56483, 46273, 36291,
+        29154, 23254, 18705, 14949, 11916,
+        9548, 7620, 6100, 4904, 3906,
+        3121, 2501, 1991, 1586, 1277,
+        1024, 820, 655, 526, 423,
+        335, 272, 215, 172, 137,
+        110, 87, 70, 56, 45,
+        36, 29, 23, 18, 15,
+    };
+
+    private Fair() {
+    }
+
+    static long niceToWeight(int nice) {
+        return PRIO_TO_WEIGHT[nice + 20];
+    }
+
+    /** calc_delta_fair(): delta × NICE_0_LOAD / weight. */
+    static long calcDelta(long delta, long weight) {
+        return weight == NICE_0_LOAD ? delta : delta * NICE_0_LOAD / weight;
+    }
+
+    /** The SCHED_TUNABLESCALING_LOG factor: 1 + ilog2(min(ncpus, 8)). */
+    static int tunableFactor(int cpus) {
+        int n = Math.min(cpus, 8);
+        return 1 + (31 - Integer.numberOfLeadingZeros(n));
+    }
+
+    /**
+     * avg_vruntime(): V = Σ w_i·v_i / Σ w_i over the queued entities (curr included), rounded down so an
+     * entity exactly at V is eligible; min_vruntime when the queue is empty.
+     */
+    static long avgVruntime(CfsRq q) {
+        int n = q.nr;
+        if (n == 0) {
+            return q.minVruntime;
+        }
+        Entity[] a = q.queue;
+        long base = a[0].vruntime;
+        long sum = 0;
+        long w = 0;
+        for (int i = 0; i < n; i++) {
+            Entity e = a[i];
+            sum += (e.vruntime - base) * e.weight;
+            w += e.weight;
+        }
+        return base + Math.floorDiv(sum, w);
+    }
+
+    /** entity_eligible(): Σ (v_j − v_i)·w_j ≥ 0, computed without division. */
+    static boolean eligible(CfsRq q, Entity se) {
+        int n = q.nr;
+        Entity[] a = q.queue;
+        long sum = 0;
+        long w = 0;
+        long base = se.vruntime;
+        for (int i = 0; i < n; i++) {
+            Entity e = a[i];
+            sum += (e.vruntime - base) * e.weight;
+            w += e.weight;
+        }
+        return sum >= 0 || w == 0;
+    }
+
+    /**
+     * pick_eevdf(): the eligible entity with the earliest virtual deadline; curr keeps the CPU while it is
+     * protected (RUN_TO_PARITY: until its deadline moves, as in 6.6–6.15; with equal slices 6.16's vprot
+     * ends at the same point).
+     */
+    static Entity pickEevdf(CfsRq q) {
+        int n = q.nr;
+        if (n == 0) {
+            return null;
+        }
+        Entity[] a = q.queue;
+        if (n == 1) {
+            return a[0];
+        }
+        long base = a[0].vruntime;
+        long sum = 0;
+        long w = 0;
+        for (int i = 0; i < n; i++) {
+            Entity e = a[i];
+            sum += (e.vruntime - base) * e.weight;
+            w += e.weight;
+        }
+        Entity curr = q.curr;
+        if (curr != null && (!curr.onRq || (curr.vruntime - base) * w > sum)) {
+            curr = null;
+        }
+        if (curr != null && curr.deadline == curr.protectDeadline) {
+            return curr;
+        }
+        Entity best = null;
+        Entity leftmost = null;
+        for (int i = 0; i < n; i++) {
+            Entity e = a[i];
+            if (leftmost == null || e.vruntime < leftmost.vruntime) {
+                leftmost = e;
+            }
+            if (e == q.curr) {
+                continue;
+            }
+            if ((e.vruntime - base) * w <= sum && (best == null || e.deadline < best.deadline)) {
+                best = e;
+            }
+        }
+        if (best == null || (curr != null && curr.deadline < best.deadline)) {
+            best = curr;
+        }
+        return best != null ? best : leftmost;
+    }
+
+    /** CFS pick_next_entity() (6.1, without buddies): the smallest vruntime, curr included. */
+    static Entity pickCfs(CfsRq q) {
+        Entity best = null;
+        for (int i = 0; i < q.nr; i++) {
+            Entity e = q.queue[i];
+            if (best == null || e.vruntime < best.vruntime) {
+                best = e;
+            }
+        }
+        return best;
+    }
+
+    /** The leftmost entity other than curr (CFS __pick_first_entity with curr out of the tree). */
+    static Entity leftmostExceptCurr(CfsRq q) {
+        Entity best = null;
+        for (int i = 0; i < q.nr; i++) {
+            Entity e = q.queue[i];
+            if (e != q.curr && (best == null || e.vruntime < best.vruntime)) {
+                best = e;
+            }
+        }
+        return best;
+    }
+
+    /** update_min_vruntime(): monotonic max of min_vruntime and the smallest queued vruntime. */
+    static void updateMinVruntime(CfsRq q) {
+        if (q.nr == 0) {
+            return;
+        }
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < q.nr; i++) {
+            min = Math.min(min, q.queue[i].vruntime);
+        }
+        if (min > q.minVruntime) {
+            q.minVruntime = min;
+        }
+    }
+}

@@ -1,0 +1,290 @@
+package dev.schedsim.engine;
+
+import dev.schedsim.engine.workload.WorkloadSpec;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A workload's threads and their programs. Each thread runs a small state machine: {@link #next} returns
+ * the next action of a task whose run segment ended (run more work, sleep on a timer, block until woken,
+ * or exit), and wakes peers through the simulation as the real program's pipes and futexes would.
+ *
+ * <p><b>Features:</b> cpu-bound (optional fixed work), periodic (run/sleep with jitter; sleeps end
+ * {@link #TIMER_SLACK_NS} late like an hrtimer with the default 50 µs slack), request-response pairs
+ * (synchronous wakeups, netperf TCP_RR style), hackbench (senders write {@code loops} messages to each
+ * receiver of their group), schbench (message threads wake their workers, which run {@code requestUs}),
+ * trace (explicit run/sleep segments).
+ * <p><b>Limitations:</b> pipe buffers are unbounded (hackbench senders never block on a full pipe); kernel
+ * time spent in system calls is not modelled apart from the scheduler's own overheads.
+ */
+final class WorkloadRun {
+    static final int RUN = 0;
+    static final int SLEEP = 1;
+    static final int BLOCK = 2;
+    static final int EXIT = 3;
+
+    /** current->timer_slack_ns default (50 µs): a usleep() ends that much late. */
+    static final long TIMER_SLACK_NS = 50_000;
+    /** Work of a schbench message thread per round (the futex wakes themselves), ns. */
+    static final long SCHBENCH_MESSAGE_WORK_NS = 2_000;
+
+    final int index;
+    final WorkloadSpec spec;
+    final Task[] tasks;
+    final Histogram latency = new Histogram(3);
+    final boolean finite;
+    int live;
+    long completionNs = -1;
+    long units;
+    /** schbench: outstanding workers per message thread. */
+    int[] outstanding;
+
+    WorkloadRun(int index, WorkloadSpec spec, int threads) {
+        this.index = index;
+        this.spec = spec;
+        this.tasks = new Task[threads];
+        this.live = threads;
+        switch (spec.type()) {
+            case CPU_BOUND:
+                finite = spec.workUs() > 0;
+                break;
+            case HACKBENCH:
+            case TRACE:
+                finite = true;
+                break;
+            default:
+                finite = false;
+        }
+    }
+
+    /** Role of a task: 0 = plain / client / sender / message thread, 1 = server / receiver / worker. */
+    static boolean startsBlocked(WorkloadSpec spec, int i) {
+        switch (spec.type()) {
+            case REQUEST_RESPONSE:
+                return i % 2 == 1;
+            case HACKBENCH:
+                return (i / spec.fdsPerGroup()) % 2 == 1;
+            case SCHBENCH:
+                return i % (1 + spec.workersPerMessageThread()) != 0;
+            default:
+                return false;
+        }
+    }
+
+    /** Wires peers and roles after the tasks exist. */
+    void link() {
+        switch (spec.type()) {
+            case REQUEST_RESPONSE:
+                for (int i = 0; i + 1 < tasks.length; i += 2) {
+                    tasks[i].peer = tasks[i + 1];
+                    tasks[i + 1].peer = tasks[i];
+                    tasks[i].aux = 0;
+                    tasks[i + 1].aux = 1;
+                }
+                break;
+            case HACKBENCH:
+                for (int i = 0; i < tasks.length; i++) {
+                    tasks[i].aux = i;
+                }
+                break;
+            case SCHBENCH:
+                int per = 1 + spec.workersPerMessageThread();
+                outstanding = new int[spec.messageThreads()];
+                for (int i = 0; i < tasks.length; i++) {
+                    tasks[i].peer = tasks[(i / per) * per];
+                    tasks[i].aux = i / per;
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    private long jitter(Simulation sim, long ns) {
+        int j = spec.jitterPct();
+        if (j <= 0 || ns <= 0) {
+            return ns;
+        }
+        double u = sim.random().nextDouble() * 2 - 1;
+        return Math.max(0, Math.round(ns * (1 + u * j / 100.0)));
+    }
+
+    /**
+     * The next action of {@code t}, whose previous segment just ended (or which was just woken / created).
+     * Sets {@code t.remainingWork} for RUN and {@code t.auxLong} (sleep ns) for SLEEP.
+     */
+    int next(Simulation sim, Task t) {
+        for (int guard = 0; guard < 1_000_000; guard++) {
+            int a = step(sim, t);
+            if (a == RUN && t.remainingWork <= 0 && !t.infinite) {
+                continue;
+            }
+            if (a == BLOCK && t.pendingWakes > 0) {
+                t.pendingWakes--;
+                continue;
+            }
+            return a;
+        }
+        throw new IllegalStateException("workload " + spec.name() + " makes no progress");
+    }
+
+    private int run(Task t, long ns) {
+        t.remainingWork = ns;
+        t.infinite = false;
+        return RUN;
+    }
+
+    private int step(Simulation sim, Task t) {
+        switch (spec.type()) {
+            case CPU_BOUND:
+                if (t.pc == 0) {
+                    t.pc = 1;
+                    if (spec.workUs() > 0) {
+                        return run(t, spec.workUs() * 1000);
+                    }
+                    t.remainingWork = Long.MAX_VALUE / 4;
+                    t.infinite = true;
+                    return RUN;
+                }
+                return EXIT;
+            case PERIODIC:
+                if (t.pc == 0) {
+                    t.pc = 1;
+                    return run(t, jitter(sim, spec.runUs() * 1000));
+                }
+                units++;
+                t.pc = 0;
+                if (spec.sleepUs() == 0) {
+                    t.pc = 1;
+                    return run(t, jitter(sim, spec.runUs() * 1000));
+                }
+                t.auxLong = jitter(sim, spec.sleepUs() * 1000) + TIMER_SLACK_NS;
+                return SLEEP;
+            case REQUEST_RESPONSE:
+                return isServer(t) ? server(sim, t) : client(sim, t);
+            case HACKBENCH:
+                return hackbench(sim, t);
+            case SCHBENCH:
+                return schbench(sim, t);
+            case TRACE:
+                if (t.pc >= spec.segments().size()) {
+                    return EXIT;
+                }
+                WorkloadSpec.Segment s = spec.segments().get(t.pc++);
+                units++;
+                if (s.run()) {
+                    return run(t, s.us() * 1000);
+                }
+                t.auxLong = s.us() * 1000 + TIMER_SLACK_NS;
+                return s.us() == 0 ? step(sim, t) : SLEEP;
+            default:
+                throw new IllegalStateException("unknown workload type " + spec.type());
+        }
+    }
+
+    private boolean isServer(Task t) {
+        return (t.aux & 1) == 1;
+    }
+
+    private int client(Simulation sim, Task t) {
+        switch (t.pc) {
+            case 0:
+                t.pc = 1;
+                return run(t, spec.thinkUs() * 1000);
+            case 1:
+                t.pc = 2;
+                sim.wakeTask(t.peer, t.cpu, true);
+                return BLOCK;
+            default:
+                units++;
+                t.pc = 1;
+                return run(t, spec.thinkUs() * 1000);
+        }
+    }
+
+    private int server(Simulation sim, Task t) {
+        switch (t.pc) {
+            case 0:
+                t.pc = 1;
+                return BLOCK;
+            case 1:
+                t.pc = 2;
+                return run(t, spec.serviceUs() * 1000);
+            default:
+                t.pc = 1;
+                sim.wakeTask(t.peer, t.cpu, true);
+                return BLOCK;
+        }
+    }
+
+    private int hackbench(Simulation sim, Task t) {
+        int fds = spec.fdsPerGroup();
+        int perGroup = 2 * fds;
+        int local = t.aux;
+        int group = local / perGroup;
+        boolean receiver = (local % perGroup) >= fds;
+        int total = spec.loops() * fds;
+        if (!receiver) {
+            if (t.pc == 0) {
+                t.pc = 1;
+                return run(t, spec.messageUs() * 1000);
+            }
+            int msg = (int) t.auxLong++;
+            Task r = tasks[group * perGroup + fds + (msg % fds)];
+            sim.wakeTask(r, t.cpu, true);
+            units++;
+            t.pc = 0;
+            return t.auxLong >= total ? EXIT : step(sim, t);
+        }
+        switch (t.pc) {
+            case 0:
+                t.pc = 1;
+                return BLOCK;
+            case 1:
+                t.pc = 2;
+                return run(t, spec.messageUs() * 1000);
+            default:
+                t.auxLong++;
+                t.pc = 1;
+                return t.auxLong >= total ? EXIT : BLOCK;
+        }
+    }
+
+    private int schbench(Simulation sim, Task t) {
+        int per = 1 + spec.workersPerMessageThread();
+        int m = t.aux;
+        boolean message = t.peer == t;
+        if (message) {
+            if (t.pc == 0) {
+                t.pc = 1;
+                return run(t, SCHBENCH_MESSAGE_WORK_NS);
+            }
+            t.pc = 0;
+            int base = m * per;
+            outstanding[m] = per - 1;
+            for (int w = 1; w < per; w++) {
+                sim.wakeTask(tasks[base + w], t.cpu, false);
+            }
+            if (spec.rps() > 0) {
+                long intervalNs = (long) spec.messageThreads() * (per - 1) * 1_000_000_000L / spec.rps();
+                t.auxLong = intervalNs;
+                return SLEEP;
+            }
+            return BLOCK;
+        }
+        switch (t.pc) {
+            case 0:
+                t.pc = 1;
+                return BLOCK;
+            case 1:
+                t.pc = 2;
+                return run(t, spec.requestUs() * 1000);
+            default:
+                units++;
+                t.pc = 1;
+                if (--outstanding[m] == 0 && spec.rps() == 0) {
+                    sim.wakeTask(t.peer, t.cpu, true);
+                }
+                return BLOCK;
+        }
+    }
+}

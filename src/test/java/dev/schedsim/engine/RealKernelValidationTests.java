@@ -1,0 +1,131 @@
+package dev.schedsim.engine;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.schedsim.engine.bandwidth.CgroupSpec;
+import dev.schedsim.engine.workload.WorkloadSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * Every real-kernel case (shared/validation/realkernel/cases.json, plus the cases measured for this project
+ * in validation/cases-schedsim.json) run through the engine on validation-2c, profile 6.18, HZ 250, with three
+ * seeds; the mean must meet the tolerances of the validation README against the measured runs.
+ */
+class RealKernelValidationTests {
+    static final long[] SEEDS = {1, 2, 3};
+
+    record Measured(long usageUsec, long nrPeriods, long nrThrottled, long throttledUsec, long nrBursts,
+                    long burstUsec) {
+    }
+
+    record Case(String name, long quotaUs, long periodUs, long burstUs, int threads, long runUs, long sleepUs,
+                long wallMs, long parentQuotaUs, List<Measured> runs) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Case> cases() throws IOException {
+        List<Case> out = new ArrayList<>();
+        for (String file : new String[] {"/validation/cases.json", "/validation/cases-schedsim.json"}) {
+            try (InputStream in = RealKernelValidationTests.class.getResourceAsStream(file)) {
+                if (in == null) {
+                    continue;
+                }
+                JsonNode root = new ObjectMapper().readTree(in);
+                for (JsonNode c : root.get("cases")) {
+                    JsonNode s = c.get("spec");
+                    List<Measured> runs = new ArrayList<>();
+                    for (JsonNode r : c.get("runs")) {
+                        runs.add(new Measured(r.get("usageUsec").asLong(), r.get("nrPeriods").asLong(),
+                                r.get("nrThrottled").asLong(), r.get("throttledUsec").asLong(),
+                                r.get("nrBursts").asLong(), r.get("burstUsec").asLong()));
+                    }
+                    out.add(new Case(c.get("name").asString(), s.get("quotaUs").asLong(), s.get("periodUs").asLong(),
+                            s.get("burstUs").asLong(), s.get("threads").asInt(), s.get("runUs").asLong(),
+                            s.get("sleepUs").asLong(), s.get("wallMs").asLong(), s.get("parentQuotaUs").asLong(),
+                            runs));
+                }
+            }
+        }
+        return out.stream();
+    }
+
+    static EngineSpec specOf(Case c) {
+        List<CgroupSpec> cg = new ArrayList<>();
+        cg.add(c.parentQuotaUs() == -1 ? CgroupSpec.unlimited("/parent", 100)
+                : new CgroupSpec("/parent", c.parentQuotaUs(), c.periodUs(), 0, 100));
+        cg.add(c.quotaUs() == -1 ? CgroupSpec.unlimited("/parent/child", 100)
+                : new CgroupSpec("/parent/child", c.quotaUs(), c.periodUs(), c.burstUs(), 100));
+        WorkloadSpec w = c.sleepUs() == 0
+                ? WorkloadSpec.cpuBound("spin", "/parent/child", c.threads(), 0)
+                : WorkloadSpec.periodic("spin", "/parent/child", c.threads(), c.runUs(), c.sleepUs());
+        return Specs.spec(Specs.preset("validation-2c"), Specs.kernel("6.18"), cg, List.of(w),
+                c.wallMs() * 1000);
+    }
+
+    /** The simulated mean over the three seeds. */
+    static double[] simulate(Case c) {
+        double[] m = new double[6];
+        for (long seed : SEEDS) {
+            Report r = Specs.run(specOf(c), seed);
+            Report.CpuStat st = Specs.cgroup(r, "/parent/child").cpuStat();
+            long[] v = {Specs.workload(r, "spin").cpuUsec(), st.nrPeriods(), st.nrThrottled(), st.throttledUsec(),
+                st.nrBursts(), st.burstUsec()};
+            for (int i = 0; i < 6; i++) {
+                m[i] += v[i] / (double) SEEDS.length;
+            }
+        }
+        return m;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void meetsTheReadmeTolerances(Case c) {
+        double[] sim = simulate(c);
+        List<String> failures = new ArrayList<>();
+        double usageMean = c.runs().stream().mapToLong(Measured::usageUsec).average().orElseThrow();
+        if (Math.abs(sim[0] - usageMean) > 0.05 * usageMean) {
+            failures.add("usageUsec " + sim[0] + " vs measured mean " + usageMean);
+        }
+        checkRange(failures, "nrPeriods", sim[1], c.runs().stream().mapToLong(Measured::nrPeriods).toArray(), 2, 0);
+        checkRange(failures, "nrThrottled", sim[2], c.runs().stream().mapToLong(Measured::nrThrottled).toArray(),
+                2, 0.10);
+        checkRange(failures, "throttledUsec", sim[3],
+                c.runs().stream().mapToLong(Measured::throttledUsec).toArray(), 50_000, 0.15);
+        checkRange(failures, "nrBursts", sim[4], c.runs().stream().mapToLong(Measured::nrBursts).toArray(), 2, 0);
+        double burstMean = c.runs().stream().mapToLong(Measured::burstUsec).average().orElseThrow();
+        if (Math.abs(sim[5] - burstMean) > 0.15 * burstMean) {
+            failures.add("burstUsec " + sim[5] + " vs measured mean " + burstMean);
+        }
+        System.out.printf("%-24s usage %.0f/%.0f periods %.1f thr %.1f thrUs %.0f bursts %.1f burstUs %.0f%n",
+                c.name(), sim[0], usageMean, sim[1], sim[2], sim[3], sim[4], sim[5]);
+        assertTrue(failures.isEmpty(), c.name() + ": " + failures);
+    }
+
+    /** Within [min − slack, max + slack] where slack = max(abs, rel × mean). */
+    private static void checkRange(List<String> failures, String what, double sim, long[] measured, double abs,
+                                   double rel) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        double mean = 0;
+        for (long v : measured) {
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+            mean += v / (double) measured.length;
+        }
+        double slack = Math.max(abs, rel * mean);
+        if (sim < min - slack || sim > max + slack) {
+            failures.add(what + " " + sim + " outside [" + min + ", " + max + "] ± " + slack);
+        }
+    }
+}
