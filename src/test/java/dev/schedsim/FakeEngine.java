@@ -59,8 +59,7 @@ public class FakeEngine {
                     1000.0 / 3 + seed, new Report.Latency(10 + seed, 20, 30.5, 40, 50, 100), 7, 3, 5));
         }
         int cpus = spec.topology().cpuCount();
-        double[] per = new double[cpus];
-        java.util.Arrays.fill(per, 75.25);
+        List<Double> per = java.util.Collections.nCopies(cpus, 75.25);
         return new Report(d, 1000 + seed, cgroups, workloads, new Report.CpuReport(75.25, 24.75, 1.5, 12.0, per),
                 new Report.SchedulerReport(100, 10, 50, 5, 6, 0.5 + seed % 2));
     }
