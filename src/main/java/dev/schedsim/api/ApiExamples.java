@@ -1,0 +1,67 @@
+package dev.schedsim.api;
+
+/** The OpenAPI examples; each request example is accepted as shipped (checked by the tests). */
+final class ApiExamples {
+    private ApiExamples() {
+    }
+
+    static final String SIMULATION = """
+            {
+              "name": "two-groups",
+              "topology": { "preset": "validation-2c" },
+              "kernel": { "profile": "6.18", "hz": 250 },
+              "cgroups": [
+                { "path": "/a", "cpuWeight": 200 },
+                { "path": "/b", "cpuWeight": 100 }
+              ],
+              "workloads": [
+                { "name": "stress-a", "cgroup": "/a", "type": "cpu-bound", "threads": 2 },
+                { "name": "stress-b", "cgroup": "/b", "type": "cpu-bound", "threads": 2 }
+              ],
+              "durationMs": 2000,
+              "seed": 42
+            }""";
+
+    static final String VARIANTS = """
+            {
+              "name": "quota-interleave",
+              "topology": { "preset": "validation-2c" },
+              "cgroups": [
+                { "path": "/a", "cpuMax": "50000 100000" },
+                { "path": "/b", "cpuMax": "50000 100000", "cpuMaxBurst": 0, "cpuWeight": 100 }
+              ],
+              "workloads": [
+                { "name": "stress-a", "cgroup": "/a", "type": "cpu-bound", "threads": 2, "workUs": 200000 },
+                { "name": "stress-b", "cgroup": "/b", "type": "cpu-bound", "threads": 2, "workUs": 200000 }
+              ],
+              "durationMs": 2000,
+              "repetitions": 2,
+              "variants": [
+                { "label": "aligned", "kernel": { "features": { "BANDWIDTH_TIMER_INTERLEAVE": false } } },
+                { "label": "interleaved", "kernel": { "features": { "BANDWIDTH_TIMER_INTERLEAVE": true } } }
+              ]
+            }""";
+
+    static final String TOPOLOGY = """
+            {
+              "name": "smt4-box",
+              "description": "1 socket, 4 cores, SMT4 with a flatter SMT curve",
+              "topology": {
+                "sockets": 1, "numaNodesPerSocket": 1, "llcsPerNumaNode": 1, "coresPerLlc": 4, "threadsPerCore": 4,
+                "hardware": { "smtThroughput": [1.0, 1.4, 1.7, 1.9] }
+              }
+            }""";
+
+    static final String PROBLEM_400 = """
+            {
+              "type": "https://schedsim.dev/problems/validation",
+              "title": "Invalid request",
+              "status": 400,
+              "detail": "2 fields are invalid; see errors",
+              "instance": "/api/v1/simulations",
+              "errors": [
+                { "field": "cgroups[0].cpuMax", "message": "quota must be >= 1000 µs (1 ms)" },
+                { "field": "workloads[0].type", "message": "unknown workload type 'cpu'; one of [cpu-bound, ...]" }
+              ]
+            }""";
+}

@@ -1,0 +1,116 @@
+package dev.schedsim.api;
+
+import dev.schedsim.api.SimulationRequest.CgroupRequest;
+import dev.schedsim.engine.bandwidth.CgroupSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The cgroup v2 rules of one {@code cgroups[i]} entry: path syntax, {@code cpu.max} text
+ * ({@code "QUOTA PERIOD"}, {@code "max PERIOD"}, {@code "max"}), burst and weight, with the limits of
+ * {@code tg_set_cfs_bandwidth()} / {@code cpu_max_write()}.
+ */
+final class CgroupRules {
+    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
+
+    private CgroupRules() {
+    }
+
+    /** The entry as a spec, or null after adding its violations. */
+    static CgroupSpec parse(CgroupRequest c, String p, Violations v) {
+        int before = v.size();
+        String path = c.path();
+        if (path == null) {
+            v.add(p + ".path", "required, e.g. \"/a\"");
+        } else if (!path.startsWith("/")) {
+            v.add(p + ".path", "must start with /");
+        } else if (!"/".equals(path)) {
+            String[] segments = path.substring(1).split("/", -1);
+            for (String s : segments) {
+                if (s.isEmpty()) {
+                    v.add(p + ".path", "empty path segment (\"//\" or a trailing /)");
+                    break;
+                }
+                if (".".equals(s) || "..".equals(s)) {
+                    v.add(p + ".path", "segment '" + s + "' not allowed: a path must name its parents literally "
+                            + "(a '..' could make a group its own ancestor)");
+                    break;
+                }
+                if (!SEGMENT.matcher(s).matches()) {
+                    v.add(p + ".path", "segment '" + s + "' must match [A-Za-z0-9._-]+");
+                    break;
+                }
+            }
+        }
+        long quota = -1;
+        long period = CgroupSpec.DEFAULT_PERIOD_US;
+        if (c.cpuMax() != null) {
+            String[] t = c.cpuMax().trim().split("\\s+");
+            String syntax = "must be \"QUOTA PERIOD\", \"max PERIOD\" or \"max\" (µs)";
+            if (t.length == 1 && "max".equals(t[0])) {
+                quota = -1;
+            } else if (t.length == 2) {
+                try {
+                    quota = "max".equals(t[0]) ? -1 : Long.parseLong(t[0]);
+                    period = Long.parseLong(t[1]);
+                    if (quota != -1 && quota < CgroupSpec.MIN_QUOTA_PERIOD_US) {
+                        v.add(p + ".cpuMax", "quota must be >= 1000 µs (1 ms)");
+                    } else if (quota > CgroupSpec.MAX_BW_US) {
+                        v.add(p + ".cpuMax", "quota must be <= " + CgroupSpec.MAX_BW_US + " µs");
+                    }
+                    if (period < CgroupSpec.MIN_QUOTA_PERIOD_US || period > CgroupSpec.MAX_PERIOD_US) {
+                        v.add(p + ".cpuMax", "period must be in 1000..1000000 µs (1 ms..1 s)");
+                    }
+                } catch (NumberFormatException e) {
+                    v.add(p + ".cpuMax", syntax);
+                }
+            } else {
+                v.add(p + ".cpuMax", syntax);
+            }
+            if ("/".equals(path) && quota != -1) {
+                v.add(p + ".cpuMax", "the root cgroup / cannot have a limit");
+            }
+        }
+        long burst = c.cpuMaxBurst() == null ? 0 : c.cpuMaxBurst();
+        if (burst < 0) {
+            v.add(p + ".cpuMaxBurst", "must be >= 0");
+        } else if (quota != -1 && burst > quota) {
+            v.add(p + ".cpuMaxBurst", "must be <= the quota (" + quota + " µs)");
+        } else if ("/".equals(path) && burst > 0) {
+            v.add(p + ".cpuMaxBurst", "the root cgroup / cannot have a burst");
+        }
+        int weight = c.cpuWeight() == null ? 100 : c.cpuWeight();
+        if (weight < 1 || weight > 10_000) {
+            v.add(p + ".cpuWeight", "must be in 1..10000");
+        }
+        if (v.size() > before) {
+            return null;
+        }
+        try {
+            return new CgroupSpec(path, quota, period, burst, weight);
+        } catch (IllegalArgumentException e) {
+            v.add(p, e.getMessage());
+            return null;
+        }
+    }
+
+    /** "/a/b" → ["/", "/a", "/a/b"]. */
+    static List<String> lineage(String path) {
+        List<String> out = new ArrayList<>();
+        out.add("/");
+        if ("/".equals(path)) {
+            return out;
+        }
+        int i = 0;
+        while ((i = path.indexOf('/', i + 1)) > 0) {
+            out.add(path.substring(0, i));
+        }
+        out.add(path);
+        return out;
+    }
+
+    static int depth(String path) {
+        return "/".equals(path) ? 0 : (int) path.chars().filter(ch -> ch == '/').count();
+    }
+}

@@ -1,0 +1,293 @@
+package dev.schedsim.api;
+
+import dev.schedsim.api.SimulationRequest.CgroupRequest;
+import dev.schedsim.api.SimulationRequest.KernelRequest;
+import dev.schedsim.api.SimulationRequest.VariantRequest;
+import dev.schedsim.api.SimulationRequest.WorkloadRequest;
+import dev.schedsim.engine.EngineSpec;
+import dev.schedsim.engine.bandwidth.CgroupSpec;
+import dev.schedsim.engine.kernel.Feature;
+import dev.schedsim.engine.kernel.KernelConfig;
+import dev.schedsim.engine.kernel.KernelProfile;
+import dev.schedsim.engine.kernel.KernelProfiles;
+import dev.schedsim.engine.topology.TopologySpec;
+import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.simulation.SimulationPlan;
+import dev.schedsim.simulation.SimulationPlanner;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.springframework.stereotype.Component;
+
+/**
+ * Checks a simulation request against the rules of api.md §1, collecting every violation with its field path,
+ * then against {@link Limits} (422), and turns it into the accepted request (defaults filled in) and the plan
+ * the workers run (one engine spec per variant).
+ *
+ * <p>Decisions where the contract leaves room: a topology's {@code preset} may name a saved topology;
+ * {@code threads} defaults to 1; a workload may run in an implicitly created parent; cgroup paths are
+ * {@code /seg/seg} with segments {@code [A-Za-z0-9._-]+} other than {@code .} and {@code ..} (a {@code ..} could
+ * name an ancestor as its own child: the only way to write a cycle with paths) and no empty segment
+ * ({@code //x}); fields a workload type does not use are ignored.
+ */
+@Component
+class RequestValidator implements SimulationPlanner {
+    static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final Set<Integer> HZ = Set.of(100, 250, 300, 1000);
+    static final long DEFAULT_SEED = 42;
+    static final int DEFAULT_HZ = 250;
+    static final long DEFAULT_SLICE_US = 5000;
+
+    private final Topologies topologies;
+    private final Limits limits;
+    private final RequestReader reader;
+
+    RequestValidator(Topologies topologies, Limits limits, RequestReader reader) {
+        this.topologies = topologies;
+        this.limits = limits;
+        this.reader = reader;
+    }
+
+    /** A request that passed: as accepted (defaults filled in) and its plan. */
+    record Accepted(SimulationRequest request, SimulationPlan plan) {
+    }
+
+    @Override
+    public SimulationPlan plan(String acceptedRequestJson) {
+        return accept(reader.read(acceptedRequestJson, SimulationRequest.class)).plan();
+    }
+
+    Accepted accept(SimulationRequest r) {
+        Violations v = new Violations();
+        if (r.name() != null && !NAME.matcher(r.name()).matches()) {
+            v.add("name", "must match [A-Za-z0-9._-]{1,64}");
+        }
+        Topologies.Resolved topology = topologies.resolve(r.topology(), "topology", v);
+        KernelRequest kernel = kernel(r.kernel(), "kernel", v);
+        Cgroups cgroups = cgroups(r.cgroups(), v);
+        List<WorkloadRequest> workloads = workloads(r.workloads(), cgroups, topology, v);
+        if (r.durationMs() == null) {
+            v.add("durationMs", "required: simulated time in ms (> 0)");
+        } else if (r.durationMs() <= 0) {
+            v.add("durationMs", "must be > 0");
+        }
+        int repetitions = r.repetitions() == null ? 1 : r.repetitions();
+        if (repetitions < 1) {
+            v.add("repetitions", "must be >= 1");
+        }
+        List<VariantRequest> variants = variants(r.variants(), v);
+        v.throwIfAny();
+
+        checkLimits(r, topology, workloads, repetitions, variants);
+
+        long seed = r.seed() == null ? DEFAULT_SEED : r.seed();
+        boolean trace = Boolean.TRUE.equals(r.trace());
+        SimulationRequest accepted = new SimulationRequest(r.name(), r.topology(), kernel, cgroups.accepted,
+                workloads, r.durationMs(), seed, repetitions, r.variants() == null ? null : variants, trace);
+
+        TopologySpec spec = topology.spec().get();
+        List<WorkloadSpec> workloadSpecs = new ArrayList<>();
+        for (WorkloadRequest w : workloads) {
+            workloadSpecs.add(Workloads.spec(w));
+        }
+        List<SimulationPlan.Variant> planned = new ArrayList<>();
+        List<VariantRequest> runs = variants.isEmpty() ? List.of(new VariantRequest("default", null)) : variants;
+        for (VariantRequest variant : runs) {
+            KernelConfig config = merge(kernel, variant.kernel());
+            planned.add(new SimulationPlan.Variant(variant.label(), new EngineSpec(spec, config, cgroups.specs,
+                    workloadSpecs, r.durationMs() * 1000, trace)));
+        }
+        return new Accepted(accepted, new SimulationPlan(seed, repetitions, limits.maxEvents(), planned));
+    }
+
+    private void checkLimits(SimulationRequest r, Topologies.Resolved topology, List<WorkloadRequest> workloads,
+                             int repetitions, List<VariantRequest> variants) {
+        List<LimitExceededException.Exceeded> over = new ArrayList<>();
+        long threads = 0;
+        for (WorkloadRequest w : workloads) {
+            threads += Workloads.threadCount(w);
+        }
+        limit(over, "schedsim.limits.max-cpus", limits.maxCpus(), topology.cpuCount(), "topology");
+        limit(over, "schedsim.limits.max-threads", limits.maxThreads(), threads, "workloads");
+        limit(over, "schedsim.limits.max-duration-ms", limits.maxDurationMs(), r.durationMs(), "durationMs");
+        limit(over, "schedsim.limits.max-repetitions", limits.maxRepetitions(), repetitions, "repetitions");
+        limit(over, "schedsim.limits.max-variants", limits.maxVariants(), variants.size(), "variants");
+        // Overflow-safe: both factors are already bounded by the limits above or huge.
+        double product = (double) topology.cpuCount() * threads;
+        if (product > limits.maxCpuThreadProduct()) {
+            over.add(new LimitExceededException.Exceeded("schedsim.limits.max-cpu-thread-product",
+                    limits.maxCpuThreadProduct(), (long) Math.min(product, Long.MAX_VALUE), "workloads"));
+        }
+        if (!over.isEmpty()) {
+            throw new LimitExceededException(over);
+        }
+    }
+
+    private static void limit(List<LimitExceededException.Exceeded> over, String name, long max, long value,
+                              String field) {
+        if (value > max) {
+            over.add(new LimitExceededException.Exceeded(name, max, value, field));
+        }
+    }
+
+    /** Validates kernel settings; returns them with defaults filled in (profile, hz, slice, features). */
+    private static KernelRequest kernel(KernelRequest k, String prefix, Violations v) {
+        KernelRequest in = k == null ? new KernelRequest(null, null, null, null) : k;
+        KernelRequest checked = overrides(in, prefix, v);
+        return new KernelRequest(checked.profile() == null ? KernelProfiles.newest().name() : checked.profile(),
+                checked.hz() == null ? DEFAULT_HZ : checked.hz(),
+                checked.features() == null ? Map.of() : checked.features(),
+                checked.bandwidthSliceUs() == null ? DEFAULT_SLICE_US : checked.bandwidthSliceUs());
+    }
+
+    /** Validates kernel fields as given (a variant's overrides keep their nulls). */
+    private static KernelRequest overrides(KernelRequest k, String prefix, Violations v) {
+        if (k.profile() != null && KernelProfiles.byName(k.profile()) == null) {
+            List<String> names = KernelProfiles.all().stream().map(KernelProfile::name).toList();
+            v.add(prefix + ".profile", "unknown kernel profile '" + k.profile() + "'; one of " + names);
+        }
+        if (k.hz() != null && !HZ.contains(k.hz())) {
+            v.add(prefix + ".hz", "must be 100, 250, 300 or 1000");
+        }
+        if (k.bandwidthSliceUs() != null && k.bandwidthSliceUs() < 1) {
+            v.add(prefix + ".bandwidthSliceUs", "must be >= 1");
+        }
+        if (k.features() != null) {
+            for (Map.Entry<String, Boolean> e : k.features().entrySet()) {
+                if (Feature.byName(e.getKey()) == null) {
+                    v.add(prefix + ".features." + e.getKey(), "unknown feature; see GET /api/v1/kernel-profiles");
+                } else if (e.getValue() == null) {
+                    v.add(prefix + ".features." + e.getKey(), "must be true or false");
+                }
+            }
+        }
+        return k;
+    }
+
+    private static KernelConfig merge(KernelRequest base, KernelRequest variant) {
+        KernelRequest o = variant == null ? new KernelRequest(null, null, null, null) : variant;
+        KernelProfile profile = KernelProfiles.byName(o.profile() != null ? o.profile() : base.profile());
+        int hz = o.hz() != null ? o.hz() : base.hz();
+        long slice = o.bandwidthSliceUs() != null ? o.bandwidthSliceUs() : base.bandwidthSliceUs();
+        Map<Feature, Boolean> features = new EnumMap<>(Feature.class);
+        base.features().forEach((n, b) -> features.put(Feature.byName(n), b));
+        if (o.features() != null) {
+            o.features().forEach((n, b) -> features.put(Feature.byName(n), b));
+        }
+        return KernelConfig.of(profile, hz, features, slice);
+    }
+
+    private static List<VariantRequest> variants(List<VariantRequest> variants, Violations v) {
+        if (variants == null) {
+            return List.of();
+        }
+        Set<String> labels = new HashSet<>();
+        List<VariantRequest> out = new ArrayList<>();
+        for (int i = 0; i < variants.size(); i++) {
+            String p = "variants[" + i + "]";
+            VariantRequest x = variants.get(i);
+            if (x == null) {
+                v.add(p, "must be an object with a label");
+                continue;
+            }
+            if (x.label() == null || !NAME.matcher(x.label()).matches()) {
+                v.add(p + ".label", "required, [A-Za-z0-9._-]{1,64}");
+            } else if (!labels.add(x.label())) {
+                v.add(p + ".label", "duplicate label '" + x.label() + "'");
+            }
+            if (x.kernel() != null) {
+                overrides(x.kernel(), p + ".kernel", v);
+            }
+            out.add(x);
+        }
+        return out;
+    }
+
+    /** The cgroup tree: accepted entries, engine specs ("/" first, parents before children) and known paths. */
+    static final class Cgroups {
+        final List<CgroupRequest> accepted = new ArrayList<>();
+        final List<CgroupSpec> specs = new ArrayList<>();
+        final Set<String> paths = new HashSet<>();
+    }
+
+    private static Cgroups cgroups(List<CgroupRequest> list, Violations v) {
+        Cgroups out = new Cgroups();
+        Map<String, CgroupSpec> listed = new LinkedHashMap<>();
+        Map<String, Integer> index = new LinkedHashMap<>();
+        List<CgroupRequest> in = list == null ? List.of() : list;
+        for (int i = 0; i < in.size(); i++) {
+            String p = "cgroups[" + i + "]";
+            CgroupRequest c = in.get(i);
+            if (c == null) {
+                v.add(p, "must be an object with a path");
+                continue;
+            }
+            CgroupSpec spec = CgroupRules.parse(c, p, v);
+            if (spec != null) {
+                Integer previous = index.putIfAbsent(spec.path(), i);
+                if (previous != null) {
+                    v.add(p + ".path", "duplicate of cgroups[" + previous + "]");
+                } else {
+                    listed.put(spec.path(), spec);
+                }
+            }
+            out.accepted.add(new CgroupRequest(c.path(), c.cpuMax() == null ? "max" : c.cpuMax().trim(),
+                    c.cpuMaxBurst() == null ? 0L : c.cpuMaxBurst(), c.cpuWeight() == null ? 100 : c.cpuWeight()));
+        }
+        // Every listed path with its ancestors, in order of first mention; unlisted ancestors are unlimited.
+        List<String> order = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String path : listed.keySet()) {
+            for (String a : CgroupRules.lineage(path)) {
+                if (seen.add(a)) {
+                    order.add(a);
+                }
+            }
+        }
+        seen.add("/");
+        out.paths.addAll(seen);
+        out.specs.add(listed.getOrDefault("/", CgroupSpec.unlimited("/", 100)));
+        order.remove("/");
+        order.sort((a, b) -> Integer.compare(CgroupRules.depth(a), CgroupRules.depth(b)));
+        for (String path : order) {
+            out.specs.add(listed.getOrDefault(path, CgroupSpec.unlimited(path, 100)));
+        }
+        return out;
+    }
+
+    private static List<WorkloadRequest> workloads(List<WorkloadRequest> list, Cgroups cgroups,
+                                                   Topologies.Resolved topology, Violations v) {
+        List<WorkloadRequest> out = new ArrayList<>();
+        if (list == null || list.isEmpty()) {
+            v.add("workloads", "list at least one workload");
+            return out;
+        }
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            String p = "workloads[" + i + "]";
+            WorkloadRequest w = list.get(i);
+            if (w == null) {
+                v.add(p, "must be an object");
+                continue;
+            }
+            if (w.name() == null || w.name().isBlank()) {
+                v.add(p + ".name", "required, non-empty");
+            } else if (w.name().length() > 128) {
+                v.add(p + ".name", "at most 128 characters");
+            } else if (!names.add(w.name())) {
+                v.add(p + ".name", "duplicate workload name '" + w.name() + "'");
+            }
+            String cgroup = w.cgroup() == null ? "/" : w.cgroup();
+            if (!cgroups.paths.contains(cgroup)) {
+                v.add(p + ".cgroup", "unknown cgroup '" + cgroup + "'; list it under cgroups");
+            }
+            out.add(Workloads.check(w, cgroup, p, topology == null ? -1 : topology.cpuCount(), v));
+        }
+        return out;
+    }
+}

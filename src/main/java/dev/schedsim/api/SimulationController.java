@@ -1,0 +1,180 @@
+package dev.schedsim.api;
+
+import dev.schedsim.metrics.ServiceMetrics;
+import dev.schedsim.simulation.SimulationJob;
+import dev.schedsim.simulation.SimulationQueue;
+import dev.schedsim.simulation.SimulationStatus;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Submit, read, list, cancel and delete simulations (api.md §1–3). */
+@RestController
+@RequestMapping("/api/v1/simulations")
+@Tag(name = "simulations", description = "Submit and follow simulations")
+class SimulationController {
+    static final String ID_DOC = "The simulation id returned by POST /api/v1/simulations (body `id`, or the last "
+            + "segment of its Location header). Ids are random UUIDs, so no example id exists up front: submit "
+            + "the example simulation first, then paste its id here.";
+
+    private final SimulationQueue simulations;
+    private final RequestValidator validator;
+    private final RequestReader reader;
+    private final ServiceMetrics metrics;
+
+    SimulationController(SimulationQueue simulations, RequestValidator validator, RequestReader reader,
+                         ServiceMetrics metrics) {
+        this.simulations = simulations;
+        this.validator = validator;
+        this.reader = reader;
+        this.metrics = metrics;
+    }
+
+    @PostMapping
+    @Operation(summary = "Submit a simulation",
+            description = "Validates the request (400 with every violation, 422 beyond the configured limits) "
+                    + "and queues it: 202 with Location. With an Idempotency-Key already used for the same body "
+                    + "the existing simulation is returned with 200; for another body 409.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE,
+                    schema = @Schema(implementation = SimulationRequest.class),
+                    examples = {
+                        @ExampleObject(name = "two-groups", summary = "Two weighted groups on validation-2c, 2 s",
+                                value = ApiExamples.SIMULATION),
+                        @ExampleObject(name = "bandwidth-variants",
+                                summary = "Quota-limited groups, aligned vs interleaved timers",
+                                value = ApiExamples.VARIANTS)})),
+            responses = {
+                @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation"),
+                @ApiResponse(responseCode = "200", description = "Idempotent replay: the existing simulation"),
+                @ApiResponse(responseCode = "400", description = "Malformed JSON or invalid fields",
+                        content = @Content(mediaType = "application/problem+json",
+                                examples = @ExampleObject(value = ApiExamples.PROBLEM_400))),
+                @ApiResponse(responseCode = "409", description = "Idempotency-Key reused with another body"),
+                @ApiResponse(responseCode = "413", description = "Body above schedsim.max-body-size"),
+                @ApiResponse(responseCode = "422", description = "Beyond schedsim.limits.*"),
+                @ApiResponse(responseCode = "503", description = "Queue full (Retry-After)")})
+    ResponseEntity<SimulationView> submit(HttpServletRequest http,
+                                          @Parameter(description = "Optional key making the submission "
+                                                  + "idempotent", example = "run-2024-06-01-a")
+                                          @RequestHeader(name = "Idempotency-Key", required = false) String key) {
+        if (key != null && (key.isBlank() || key.length() > 255)) {
+            throw new InvalidRequestException(false, List.of(new Violation("Idempotency-Key",
+                    "must be 1..255 characters")));
+        }
+        SimulationRequest request = reader.read(reader.body(http), SimulationRequest.class);
+        RequestValidator.Accepted accepted = validator.accept(request);
+        String json = reader.mapper().writeValueAsString(accepted.request());
+        SimulationQueue.Submission s = simulations.submit(request.name(), json, sha256(json), key);
+        URI location = URI.create("/api/v1/simulations/" + s.job().getId());
+        if (s.created()) {
+            metrics.submitted();
+            return ResponseEntity.status(HttpStatus.ACCEPTED).location(location).body(SimulationView.of(s.job()));
+        }
+        return ResponseEntity.ok().location(location).body(SimulationView.of(s.job()));
+    }
+
+    @GetMapping
+    @Operation(summary = "List simulations, newest first",
+            description = "Spring Page shape: content, number, size, totalElements, totalPages, …; entries omit "
+                    + "request and result.")
+    PageView<SimulationView> list(
+            @Parameter(description = "QUEUED, RUNNING, SUCCEEDED, FAILED or CANCELLED", example = "SUCCEEDED")
+            @RequestParam(required = false) String status,
+            @Parameter(description = "exact name", example = "two-groups") @RequestParam(required = false)
+            String name,
+            @Parameter(example = "0") @RequestParam(defaultValue = "0") int page,
+            @Parameter(description = "1..100", example = "20") @RequestParam(defaultValue = "20") int size) {
+        Violations v = new Violations();
+        SimulationStatus s = null;
+        if (status != null) {
+            try {
+                s = SimulationStatus.valueOf(status);
+            } catch (IllegalArgumentException e) {
+                v.add("status", "one of QUEUED, RUNNING, SUCCEEDED, FAILED, CANCELLED");
+            }
+        }
+        if (page < 0) {
+            v.add("page", "must be >= 0");
+        }
+        if (size < 1 || size > 100) {
+            v.add("size", "must be in 1..100");
+        }
+        v.throwIfAny();
+        return PageView.of(simulations.search(s, name, page, size), SimulationView::summary);
+    }
+
+    @GetMapping("/{id}")
+    @Operation(summary = "Read a simulation: status, progress, the accepted request and, once SUCCEEDED, the result")
+    SimulationView get(@Parameter(description = ID_DOC) @PathVariable String id) {
+        return SimulationView.of(find(id));
+    }
+
+    @GetMapping(value = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "The result document alone, byte for byte as stored (409 until SUCCEEDED)")
+    ResponseEntity<String> result(@Parameter(description = ID_DOC) @PathVariable String id) {
+        SimulationJob job = find(id);
+        if (job.getResultJson() == null) {
+            throw new SimulationQueue.StateConflictException("simulation " + id + " is " + job.getStatus()
+                    + " and has no result");
+        }
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(job.getResultJson());
+    }
+
+    @PostMapping("/{id}/cancel")
+    @Operation(summary = "Cancel a queued or running simulation",
+            description = "200 with status CANCELLED (also when it was already cancelled); 409 when it already "
+                    + "SUCCEEDED or FAILED.")
+    SimulationView cancel(@Parameter(description = ID_DOC) @PathVariable String id) {
+        return SimulationView.of(simulations.cancel(id).orElseThrow(() -> notFound(id)));
+    }
+
+    @DeleteMapping("/{id}")
+    @Operation(summary = "Delete a finished simulation and its result",
+            description = "204; 409 while QUEUED or RUNNING (cancel it first); 404 when unknown.")
+    ResponseEntity<Void> delete(@Parameter(description = ID_DOC) @PathVariable String id) {
+        if (!simulations.delete(id)) {
+            throw notFound(id);
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    private SimulationJob find(String id) {
+        return simulations.find(id).orElseThrow(() -> notFound(id));
+    }
+
+    private static NotFoundException notFound(String id) {
+        return new NotFoundException("no simulation " + id);
+    }
+
+    static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

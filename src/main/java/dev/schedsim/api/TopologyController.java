@@ -1,0 +1,133 @@
+package dev.schedsim.api;
+
+import dev.schedsim.engine.topology.TopologyPresets;
+import dev.schedsim.topology.SavedTopologies;
+import dev.schedsim.topology.SavedTopology;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import java.time.Clock;
+import java.util.List;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Topology presets (engine-model.md §7) and user-saved topologies. */
+@RestController
+@RequestMapping("/api/v1/topologies")
+@Tag(name = "topologies", description = "Named machines: presets and saved topologies")
+class TopologyController {
+    private final SavedTopologies topologies;
+    private final Topologies resolver;
+    private final RequestReader reader;
+    private final Limits limits;
+    private final Clock clock;
+
+    TopologyController(SavedTopologies topologies, Topologies resolver, RequestReader reader, Limits limits,
+                       Clock clock) {
+        this.topologies = topologies;
+        this.resolver = resolver;
+        this.reader = reader;
+        this.limits = limits;
+        this.clock = clock;
+    }
+
+    @GetMapping("/presets")
+    @Operation(summary = "Every preset machine with its shape, CPU count and scheduling-domain levels")
+    List<TopologyView> presets() {
+        return TopologyPresets.all().stream().map(TopologyController::preset).toList();
+    }
+
+    @GetMapping("/presets/{name}")
+    @Operation(summary = "One preset machine")
+    TopologyView preset(@Parameter(description = "a preset name from GET /api/v1/topologies/presets",
+            example = "validation-2c") @PathVariable String name) {
+        TopologyPresets.Preset p = TopologyPresets.byName(name);
+        if (p == null) {
+            throw new NotFoundException("no preset " + name);
+        }
+        return preset(p);
+    }
+
+    private static TopologyView preset(TopologyPresets.Preset p) {
+        return TopologyView.of(p.name(), "preset", p.machine(), p.why(), null, p.spec());
+    }
+
+    @GetMapping
+    @Operation(summary = "Saved topologies")
+    List<TopologyView> saved() {
+        return topologies.findAll().stream().map(this::view).toList();
+    }
+
+    @PostMapping
+    @Operation(summary = "Save a named topology",
+            description = "201 with Location; the name then works as `topology.preset` of a simulation. 409 when "
+                    + "the name is a preset's or already saved; 422 beyond schedsim.limits.max-cpus.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE,
+                    schema = @Schema(implementation = SavedTopologyRequest.class),
+                    examples = @ExampleObject(name = "smt4-box", value = ApiExamples.TOPOLOGY))))
+    ResponseEntity<TopologyView> save(HttpServletRequest http) {
+        SavedTopologyRequest r = reader.read(reader.body(http), SavedTopologyRequest.class);
+        Violations v = new Violations();
+        if (r.name() == null || !RequestValidator.NAME.matcher(r.name()).matches()) {
+            v.add("name", "required, [A-Za-z0-9._-]{1,64}");
+        }
+        if (r.description() != null && r.description().length() > 1000) {
+            v.add("description", "at most 1000 characters");
+        }
+        Topologies.Resolved resolved = null;
+        if (r.topology() == null) {
+            v.add("topology", "required: explicit sockets, numaNodesPerSocket, llcsPerNumaNode, coresPerLlc, "
+                    + "threadsPerCore");
+        } else if (r.topology().preset() != null) {
+            v.add("topology.preset", "a saved topology is an explicit shape, not a preset name");
+        } else {
+            resolved = resolver.explicit(r.topology(), "topology", v);
+        }
+        v.throwIfAny();
+        if (resolved.cpuCount() > limits.maxCpus()) {
+            throw new LimitExceededException(List.of(new LimitExceededException.Exceeded("schedsim.limits.max-cpus",
+                    limits.maxCpus(), resolved.cpuCount(), "topology")));
+        }
+        if (TopologyPresets.byName(r.name()) != null) {
+            throw new NameConflictException("'" + r.name() + "' is a preset");
+        }
+        if (topologies.existsById(r.name())) {
+            throw new NameConflictException("a topology named '" + r.name() + "' is already saved");
+        }
+        SavedTopology saved;
+        try {
+            saved = topologies.saveAndFlush(new SavedTopology(r.name(), reader.mapper().writeValueAsString(r),
+                    clock.instant()));
+        } catch (DataIntegrityViolationException e) {
+            throw new NameConflictException("a topology named '" + r.name() + "' is already saved");
+        }
+        return ResponseEntity.status(HttpStatus.CREATED).location(URI.create("/api/v1/topologies/" + r.name()))
+                .body(view(saved));
+    }
+
+    @GetMapping("/{name}")
+    @Operation(summary = "A saved topology (or a preset) by name")
+    TopologyView get(@Parameter(description = "a saved topology's name (or a preset's)", example = "validation-2c")
+                     @PathVariable String name) {
+        return topologies.findById(name).map(this::view).orElseGet(() -> preset(name));
+    }
+
+    private TopologyView view(SavedTopology s) {
+        SavedTopologyRequest r = reader.read(s.getDefinitionJson(), SavedTopologyRequest.class);
+        Topologies.Resolved resolved = resolver.explicit(r.topology(), "topology", new Violations());
+        return TopologyView.of(s.getName(), "saved", null, null, r.description(), resolved.spec().get());
+    }
+}

@@ -1,0 +1,30 @@
+package dev.schedsim.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.schedsim.engine.topology.DomainLevel;
+import dev.schedsim.engine.topology.HardwareModel;
+import dev.schedsim.engine.topology.Topology;
+import dev.schedsim.engine.topology.TopologySpec;
+import java.util.List;
+
+/**
+ * A preset or saved machine: what it is, its shape, CPU count, hardware model and the scheduling-domain levels
+ * the kernel would build for it.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record TopologyView(String name, String kind, String machine, String why, String description, int cpuCount,
+                    Shape shape, HardwareModel hardware, List<DomainLevel.View> levels) {
+
+    record Shape(int sockets, int numaNodesPerSocket, int llcsPerNumaNode, int coresPerLlc, int threadsPerCore,
+                 List<Integer> llcCores, int cores) {
+    }
+
+    static TopologyView of(String name, String kind, String machine, String why, String description,
+                           TopologySpec spec) {
+        Topology t = new Topology(spec);
+        return new TopologyView(name, kind, machine, why, description, t.cpuCount(),
+                new Shape(spec.sockets(), spec.numaNodesPerSocket(), spec.llcsPerNumaNode(), spec.coresPerLlc(),
+                        spec.threadsPerCore(), spec.llcCores(), spec.coreCount()),
+                spec.hardware(), t.levelViews());
+    }
+}

@@ -1,0 +1,28 @@
+package dev.schedsim.api;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Collects every violation of a request so that a client sees them all at once. */
+final class Violations {
+    private final List<Violation> list = new ArrayList<>();
+
+    void add(String field, String message) {
+        list.add(new Violation(field, message));
+    }
+
+    boolean isEmpty() {
+        return list.isEmpty();
+    }
+
+    int size() {
+        return list.size();
+    }
+
+    /** Throws a 400 when anything was collected. */
+    void throwIfAny() {
+        if (!list.isEmpty()) {
+            throw new InvalidRequestException(false, list);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.schedsim.simulation;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Service settings ({@code schedsim.*}).
+ *
+ * @param workers      worker threads per instance (default: available processors)
+ * @param pollInterval how often an idle worker looks for queued rows
+ * @param progressInterval least time between two progress writes of a running job
+ * @param maxQueued    queued rows beyond which submissions get 503 with Retry-After
+ * @param maxBodySize  largest accepted request body (413 beyond)
+ * @param recovery     start-up recovery of rows left RUNNING
+ */
+@ConfigurationProperties("schedsim")
+public record SchedsimProperties(Integer workers, Duration pollInterval, Duration progressInterval, Long maxQueued,
+                                 DataSize maxBodySize, Recovery recovery) {
+
+    /**
+     * @param requeueAllOnStartup single instance: every RUNNING row belongs to a dead process
+     * @param heartbeatTimeout    several instances: a RUNNING row whose heartbeat is older is orphaned
+     */
+    public record Recovery(Boolean requeueAllOnStartup, Duration heartbeatTimeout) {
+    }
+
+    public SchedsimProperties {
+        if (workers == null || workers < 1) {
+            workers = Runtime.getRuntime().availableProcessors();
+        }
+        pollInterval = pollInterval == null ? Duration.ofMillis(200) : pollInterval;
+        progressInterval = progressInterval == null ? Duration.ofMillis(500) : progressInterval;
+        maxQueued = maxQueued == null ? 1000L : maxQueued;
+        maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(1) : maxBodySize;
+        if (recovery == null) {
+            recovery = new Recovery(true, Duration.ofMinutes(2));
+        } else {
+            recovery = new Recovery(recovery.requeueAllOnStartup() == null || recovery.requeueAllOnStartup(),
+                    recovery.heartbeatTimeout() == null ? Duration.ofMinutes(2) : recovery.heartbeatTimeout());
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.schedsim.simulation;
+
+import dev.schedsim.engine.Engine;
+import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The time source and settings of the simulation feature. */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SchedsimProperties.class)
+class SimulationConfiguration {
+    @Bean
+    SimulationEngine simulationEngine() {
+        return Engine::run;
+    }
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+}

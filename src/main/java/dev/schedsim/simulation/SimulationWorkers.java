@@ -1,0 +1,112 @@
+package dev.schedsim.simulation;
+
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The bounded worker pool ({@code schedsim.workers}, default the available processors). Each worker claims the
+ * oldest queued row and runs it; an idle worker polls every {@code schedsim.poll-interval}. On start the rows a
+ * dead process left RUNNING are requeued; on stop the running engines are interrupted through their
+ * {@link JobControl} and their rows requeued, so a restart loses nothing.
+ */
+@Component
+class SimulationWorkers implements SmartLifecycle {
+    private static final Logger log = LoggerFactory.getLogger(SimulationWorkers.class);
+
+    private final SimulationQueue queue;
+    private final SimulationRunner runner;
+    private final SchedsimProperties properties;
+    private final String instance;
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private volatile ExecutorService pool;
+
+    SimulationWorkers(SimulationQueue queue, SimulationRunner runner, SchedsimProperties properties) {
+        this.queue = queue;
+        this.runner = runner;
+        this.properties = properties;
+        this.instance = ManagementFactory.getRuntimeMXBean().getName() + "/"
+                + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (pool != null) {
+            return;
+        }
+        queue.recover();
+        stopping.set(false);
+        int n = properties.workers();
+        pool = Executors.newFixedThreadPool(n, r -> {
+            Thread t = new Thread(r);
+            t.setName("simulation-worker-" + t.getId());
+            t.setDaemon(true);
+            return t;
+        });
+        for (int i = 0; i < n; i++) {
+            String worker = instance + "#" + i;
+            pool.execute(() -> loop(worker));
+        }
+        log.info("{} simulation worker(s) started as {}", n, instance);
+    }
+
+    private void loop(String worker) {
+        long pollMs = properties.pollInterval().toMillis();
+        while (!stopping.get()) {
+            try {
+                var claimed = queue.claim(worker);
+                if (claimed.isPresent()) {
+                    runner.run(claimed.get(), worker, stopping::get);
+                    continue;
+                }
+            } catch (RuntimeException e) {
+                // The database may be briefly unavailable; keep the worker alive.
+                log.warn("worker {} failed to poll: {}", worker, e.toString());
+            }
+            try {
+                Thread.sleep(pollMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        ExecutorService p = pool;
+        if (p == null) {
+            return;
+        }
+        stopping.set(true);
+        p.shutdown();
+        try {
+            if (!p.awaitTermination(15, TimeUnit.SECONDS)) {
+                p.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            p.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        pool = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return pool != null;
+    }
+
+    /** Stop before the web server and the datasource go away (the default phase of web servers is higher). */
+    @Override
+    public int getPhase() {
+        return 0;
+    }
+}

@@ -1,0 +1,40 @@
+package dev.schedsim.topology;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+
+/** A named topology definition (the explicit topology JSON of a request, as accepted). */
+@Entity
+@Table(name = "saved_topology")
+public class SavedTopology {
+    @Id
+    private String name;
+    @Column(name = "definition_json")
+    private String definitionJson;
+    @Column(name = "created_at")
+    private Instant createdAt;
+
+    protected SavedTopology() {
+    }
+
+    public SavedTopology(String name, String definitionJson, Instant createdAt) {
+        this.name = name;
+        this.definitionJson = definitionJson;
+        this.createdAt = createdAt;
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public String getDefinitionJson() {
+        return definitionJson;
+    }
+
+    public Instant getCreatedAt() {
+        return createdAt;
+    }
+}

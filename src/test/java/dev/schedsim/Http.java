@@ -1,0 +1,67 @@
+package dev.schedsim;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A tiny real-HTTP client for end-to-end tests. */
+public final class Http {
+    public static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final String base;
+
+    public Http(int port) {
+        this.base = "http://localhost:" + port;
+    }
+
+    public HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+    }
+
+    public HttpResponse<String> post(String path, String body) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    public HttpResponse<String> delete(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
+    }
+
+    public HttpResponse<String> send(HttpRequest.Builder b) {
+        try {
+            return client.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static JsonNode json(HttpResponse<String> r) {
+        return JSON.readTree(r.body());
+    }
+
+    /** Polls GET /api/v1/simulations/{id} until a final status (bounded by a count, not a time assertion). */
+    public JsonNode awaitFinished(String id) {
+        for (int i = 0; i < 6000; i++) {
+            JsonNode n = json(get("/api/v1/simulations/" + id));
+            String s = n.path("status").asString();
+            if (!s.equals("QUEUED") && !s.equals("RUNNING")) {
+                return n;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new AssertionError("simulation " + id + " did not finish");
+    }
+}
