@@ -559,6 +559,8 @@ final class Simulation {
         }
         cpu.overheadNs += ns;
         if (cpu.curr != null) {
+            // Settle the work done so far first: the overhead delays what comes after now.
+            updateWork(cpu);
             cpu.overheadDebt += ns;
         }
     }
