@@ -26,8 +26,12 @@ class RealKernelValidationTests {
                     long burstUsec) {
     }
 
+    /** The parent group's statistics, measured for cases with a limited parent. */
+    record ParentMeasured(long nrPeriods, long nrThrottled, long throttledUsec) {
+    }
+
     record Case(String name, long quotaUs, long periodUs, long burstUs, int threads, long runUs, long sleepUs,
-                long wallMs, long parentQuotaUs, List<Measured> runs) {
+                long wallMs, long parentQuotaUs, List<Measured> runs, List<ParentMeasured> parentRuns) {
         @Override
         public String toString() {
             return name;
@@ -50,10 +54,17 @@ class RealKernelValidationTests {
                                 r.get("nrThrottled").asLong(), r.get("throttledUsec").asLong(),
                                 r.get("nrBursts").asLong(), r.get("burstUsec").asLong()));
                     }
+                    List<ParentMeasured> parents = new ArrayList<>();
+                    if (c.has("parentRuns")) {
+                        for (JsonNode r : c.get("parentRuns")) {
+                            parents.add(new ParentMeasured(r.get("nrPeriods").asLong(), r.get("nrThrottled").asLong(),
+                                    r.get("throttledUsec").asLong()));
+                        }
+                    }
                     out.add(new Case(c.get("name").asString(), s.get("quotaUs").asLong(), s.get("periodUs").asLong(),
                             s.get("burstUs").asLong(), s.get("threads").asInt(), s.get("runUs").asLong(),
                             s.get("sleepUs").asLong(), s.get("wallMs").asLong(), s.get("parentQuotaUs").asLong(),
-                            runs));
+                            runs, parents));
                 }
             }
         }
@@ -73,15 +84,16 @@ class RealKernelValidationTests {
                 c.wallMs() * 1000);
     }
 
-    /** The simulated mean over the three seeds. */
+    /** The simulated mean over the three seeds: the child's six figures, then the parent's three. */
     static double[] simulate(Case c) {
-        double[] m = new double[6];
+        double[] m = new double[9];
         for (long seed : SEEDS) {
             Report r = Specs.run(specOf(c), seed);
             Report.CpuStat st = Specs.cgroup(r, "/parent/child").cpuStat();
+            Report.CpuStat p = Specs.cgroup(r, "/parent").cpuStat();
             long[] v = {Specs.workload(r, "spin").cpuUsec(), st.nrPeriods(), st.nrThrottled(), st.throttledUsec(),
-                st.nrBursts(), st.burstUsec()};
-            for (int i = 0; i < 6; i++) {
+                st.nrBursts(), st.burstUsec(), p.nrPeriods(), p.nrThrottled(), p.throttledUsec()};
+            for (int i = 0; i < v.length; i++) {
                 m[i] += v[i] / (double) SEEDS.length;
             }
         }
@@ -107,8 +119,17 @@ class RealKernelValidationTests {
         if (Math.abs(sim[5] - burstMean) > 0.15 * burstMean) {
             failures.add("burstUsec " + sim[5] + " vs measured mean " + burstMean);
         }
-        System.out.printf("%-24s usage %.0f/%.0f periods %.1f thr %.1f thrUs %.0f bursts %.1f burstUs %.0f%n",
-                c.name(), sim[0], usageMean, sim[1], sim[2], sim[3], sim[4], sim[5]);
+        if (!c.parentRuns().isEmpty()) {
+            checkRange(failures, "parent nrPeriods", sim[6],
+                    c.parentRuns().stream().mapToLong(ParentMeasured::nrPeriods).toArray(), 2, 0);
+            checkRange(failures, "parent nrThrottled", sim[7],
+                    c.parentRuns().stream().mapToLong(ParentMeasured::nrThrottled).toArray(), 2, 0.10);
+            checkRange(failures, "parent throttledUsec", sim[8],
+                    c.parentRuns().stream().mapToLong(ParentMeasured::throttledUsec).toArray(), 50_000, 0.15);
+        }
+        System.out.printf("%-18s usage %.0f/%.0f periods %.1f thr %.1f thrUs %.0f bursts %.1f burstUs %.0f"
+                + " parent: periods %.1f thr %.1f thrUs %.0f%n",
+                c.name(), sim[0], usageMean, sim[1], sim[2], sim[3], sim[4], sim[5], sim[6], sim[7], sim[8]);
         assertTrue(failures.isEmpty(), c.name() + ": " + failures);
     }
 
