@@ -1,0 +1,94 @@
+package dev.schedsim;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine stays pure Java (architecture.md: "engine (pure Java: spec ─► report) ◄── no Spring, no I/O")
+ * and deterministic (engine-model.md §1: no wall clock, one seeded generator per run). Only main classes
+ * are imported, so test helpers (benchmarks that time themselves) do not count.
+ */
+class EngineIsolationTests {
+    private static final JavaClasses ENGINE = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.schedsim.engine");
+
+    /** Calls that read a wall clock or an unseeded random source. */
+    static final DescribedPredicate<JavaMethodCall> WALL_CLOCK_OR_UNSEEDED_RANDOM =
+            new DescribedPredicate<>("a wall-clock read or an unseeded random source") {
+                @Override
+                public boolean test(JavaMethodCall call) {
+                    String owner = call.getTarget().getOwner().getName();
+                    String name = call.getTarget().getName();
+                    return owner.equals("java.lang.System") && Set.of("currentTimeMillis", "nanoTime").contains(name)
+                            || owner.equals("java.lang.Math") && name.equals("random")
+                            || owner.equals("java.lang.StrictMath") && name.equals("random")
+                            // Clock.systemUTC()/millis()/instant(), Instant.now(), LocalDateTime.now() …
+                            || owner.equals("java.time.Clock")
+                            || owner.startsWith("java.time.") && name.equals("now")
+                            || owner.equals("java.util.concurrent.ThreadLocalRandom") && name.equals("current");
+                }
+            };
+
+    static final ArchRule NO_FRAMEWORKS = noClasses().that().resideInAPackage("dev.schedsim.engine..")
+            .should().dependOnClassesThat()
+            .resideInAnyPackage("org.springframework..", "jakarta..", "javax..", "java.sql..")
+            .because("the engine is pure Java: no Spring, no Jakarta, no JDBC (architecture.md)");
+
+    static final ArchRule NO_WALL_CLOCK = noClasses().that().resideInAPackage("dev.schedsim.engine..")
+            .should().callMethodWhere(WALL_CLOCK_OR_UNSEEDED_RANDOM)
+            .orShould().dependOnClassesThat().belongToAnyOf(java.time.Clock.class)
+            .because("same spec + same seed must give the same report on any machine (engine-model.md §1)");
+
+    @Test
+    void theImportSeesTheEngineButNoTests() {
+        // Guards against a vacuous pass: the rules below must look at the real engine classes.
+        assertTrue(ENGINE.contain(dev.schedsim.engine.Engine.class));
+        assertTrue(ENGINE.contain(dev.schedsim.engine.event.EventQueue.class));
+        assertFalse(ENGINE.stream().anyMatch(c -> c.getSimpleName().endsWith("Tests")),
+                "test classes must not be imported");
+        assertTrue(ENGINE.stream().anyMatch(c -> c.getName().equals("dev.schedsim.engine.Simulation")));
+    }
+
+    @Test
+    void engineDoesNotDependOnSpringJakartaOrJdbc() {
+        NO_FRAMEWORKS.check(ENGINE);
+    }
+
+    @Test
+    void engineDoesNotReadTheWallClockOrAnUnseededRandom() {
+        NO_WALL_CLOCK.check(ENGINE);
+    }
+
+    /** A class that breaks every rule, to show the rules can fail. */
+    static final class Offender {
+        long clock() {
+            return System.nanoTime() + System.currentTimeMillis() + (long) Math.random()
+                    + java.time.Instant.now().toEpochMilli() + java.time.Clock.systemUTC().millis();
+        }
+    }
+
+    @Test
+    void theWallClockRuleCatchesEachForbiddenCall() {
+        JavaClasses offender = new ClassFileImporter().importClasses(Offender.class);
+        ArchRule rule = noClasses().should().callMethodWhere(WALL_CLOCK_OR_UNSEEDED_RANDOM);
+        EvaluationResult result = rule.evaluate(offender);
+        assertTrue(result.hasViolation());
+        String report = String.join("\n", result.getFailureReport().getDetails());
+        for (String call : new String[] {"System.nanoTime()", "System.currentTimeMillis()", "Math.random()",
+            "Instant.now()", "Clock.systemUTC()"}) {
+            assertTrue(report.contains(call), call + " not reported in:\n" + report);
+        }
+    }
+}
