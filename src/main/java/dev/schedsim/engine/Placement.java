@@ -251,13 +251,11 @@ final class Placement {
             }
             if (hasIdleCore) {
                 // select_idle_core(): the whole core must be idle; remember the first idle CPU.
-                if (topo.threadOf(c) == 0 || true) {
-                    if (coreIdle(topo.coreOf(c))) {
-                        return c;
-                    }
-                    if (fallbackIdle < 0 && idle(c)) {
-                        fallbackIdle = c;
-                    }
+                if (coreIdle(topo.coreOf(c))) {
+                    return c;
+                }
+                if (fallbackIdle < 0 && idle(c)) {
+                    fallbackIdle = c;
                 }
             } else if (idle(c)) {
                 return c;

@@ -266,7 +266,7 @@ final class WorkloadRun {
             }
             if (spec.rps() > 0) {
                 long intervalNs = (long) spec.messageThreads() * (per - 1) * 1_000_000_000L / spec.rps();
-                t.auxLong = intervalNs;
+                t.auxLong = intervalNs + TIMER_SLACK_NS;
                 return SLEEP;
             }
             return BLOCK;
