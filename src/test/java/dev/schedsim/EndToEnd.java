@@ -28,10 +28,24 @@ public final class EndToEnd {
     private EndToEnd() {
     }
 
-    /** Starts the application on a random port with {@code properties} (plus extra configuration sources). */
-    public static ConfigurableApplicationContext start(List<String> properties, Class<?>... extra) {
-        List<Class<?>> sources = new ArrayList<>(List.of(SchedSimApplication.class));
-        sources.addAll(List.of(extra));
+    /**
+     * A real simulation that stays RUNNING for many minutes and reports progress all along: 480 CPUs, 2000
+     * periodic threads and 500 request-response pairs for 10 simulated minutes. Tests that start one cancel it.
+     */
+    public static String longRun(String name) {
+        return """
+                { "name": "%s", "topology": { "preset": "gnr-2s-snc3-smt2" },
+                  "cgroups": [ { "path": "/web", "cpuWeight": 200 }, { "path": "/svc" } ],
+                  "workloads": [
+                    { "name": "web", "cgroup": "/web", "type": "periodic", "threads": 2000, "runUs": 2000,
+                      "sleepUs": 8000 },
+                    { "name": "svc", "cgroup": "/svc", "type": "request-response", "pairs": 500, "serviceUs": 50,
+                      "thinkUs": 20 } ],
+                  "durationMs": 600000 }""".formatted(name);
+    }
+
+    /** Starts the application on a random port with {@code properties}. */
+    public static ConfigurableApplicationContext start(List<String> properties) {
         // Command-line arguments: they outrank application.properties and the environment (builder
         // "properties" are only defaults).
         List<String> args = new ArrayList<>();
@@ -39,7 +53,7 @@ public final class EndToEnd {
             args.add("--" + p);
         }
         args.add("--server.port=0");
-        return new SpringApplicationBuilder(sources.toArray(Class<?>[]::new)).run(args.toArray(String[]::new));
+        return new SpringApplicationBuilder(SchedSimApplication.class).run(args.toArray(String[]::new));
     }
 
     public static Http http(ConfigurableApplicationContext context) {

@@ -47,6 +47,34 @@ public final class Http {
         return JSON.readTree(r.body());
     }
 
+    /**
+     * Polls GET /api/v1/simulations/{id} until the simulation is RUNNING and its progress (and event count) has
+     * moved past 0; fails when it reaches a final status instead. Returns that view.
+     */
+    public JsonNode awaitRunningWithProgress(String id) {
+        for (int i = 0; i < 6000; i++) {
+            JsonNode n = json(get("/api/v1/simulations/" + id));
+            String s = n.path("status").asString();
+            if (s.equals("RUNNING") && n.path("progress").asDouble() > 0) {
+                return n;
+            }
+            if (!s.equals("QUEUED") && !s.equals("RUNNING")) {
+                throw new AssertionError("simulation " + id + " ended before running: " + n);
+            }
+            pause();
+        }
+        throw new AssertionError("simulation " + id + " never showed progress while RUNNING");
+    }
+
+    /** Cancels a simulation (200 CANCELLED) and waits until its row is final. */
+    public JsonNode cancel(String id) {
+        HttpResponse<String> r = post("/api/v1/simulations/" + id + "/cancel", "");
+        if (r.statusCode() != 200) {
+            throw new AssertionError("cancel " + id + ": " + r.statusCode() + " " + r.body());
+        }
+        return awaitFinished(id);
+    }
+
     /** Polls GET /api/v1/simulations/{id} until a final status (bounded by a count, not a time assertion). */
     public JsonNode awaitFinished(String id) {
         for (int i = 0; i < 6000; i++) {
@@ -55,13 +83,17 @@ public final class Http {
             if (!s.equals("QUEUED") && !s.equals("RUNNING")) {
                 return n;
             }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+            pause();
         }
         throw new AssertionError("simulation " + id + " did not finish");
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }

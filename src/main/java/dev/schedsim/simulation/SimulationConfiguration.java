@@ -1,6 +1,5 @@
 package dev.schedsim.simulation;
 
-import dev.schedsim.engine.Engine;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -10,11 +9,6 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SchedsimProperties.class)
 class SimulationConfiguration {
-    @Bean
-    SimulationEngine simulationEngine() {
-        return Engine::run;
-    }
-
     @Bean
     Clock clock() {
         return Clock.systemUTC();

@@ -1,6 +1,7 @@
 package dev.schedsim.simulation;
 
 import dev.schedsim.engine.BudgetExceededException;
+import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.Report;
 import dev.schedsim.engine.RunCancelledException;
 import java.time.Clock;
@@ -31,18 +32,15 @@ class SimulationRunner {
     private final SimulationJobs simulations;
     private final SimulationQueue queue;
     private final SimulationPlanner planner;
-    private final SimulationEngine engine;
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final SchedsimProperties properties;
 
     SimulationRunner(SimulationJobs simulations, SimulationQueue queue, SimulationPlanner planner,
-                     SimulationEngine engine, ApplicationEventPublisher events, Clock clock,
-                     SchedsimProperties properties) {
+                     ApplicationEventPublisher events, Clock clock, SchedsimProperties properties) {
         this.simulations = simulations;
         this.queue = queue;
         this.planner = planner;
-        this.engine = engine;
         this.events = events;
         this.clock = clock;
         this.properties = properties;
@@ -67,7 +65,7 @@ class SimulationRunner {
                     if (control.cancelled()) {
                         throw new RunCancelledException();
                     }
-                    Report report = engine.run(v.spec(), plan.seed() + r, plan.eventBudget(), control);
+                    Report report = Engine.run(v.spec(), plan.seed() + r, plan.eventBudget(), control);
                     control.endRun(report.events());
                     simulatedUs += report.simulatedUs();
                     runs.add(report);

@@ -1,9 +1,9 @@
 package dev.schedsim.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
-import dev.schedsim.FakeEngine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -14,18 +14,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Bad requests: each a 4xx problem+json naming the field, never a 500. */
+/**
+ * Bad requests: each a 4xx problem+json naming the field, never a 500. The shipped examples are accepted and run
+ * to completion on the real engine. H2 is pinned so that an exported {@code SPRING_DATASOURCE_URL} does not leak in.
+ */
 @SpringBootTest(properties = {"spring.datasource.url=jdbc:h2:mem:validation;DB_CLOSE_DELAY=-1",
-        "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.max-body-size=64KB"})
+        "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.max-body-size=64KB",
+        "schedsim.poll-interval=20ms"})
 @AutoConfigureMockMvc
-@Import(FakeEngine.class)
 class RequestValidationTests {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -155,12 +157,34 @@ class RequestValidationTests {
     }
 
     @Test
-    void theShippedExamplesAreAccepted() throws Exception {
+    void theShippedExamplesAreAcceptedAndSucceed() throws Exception {
+        List<String> locations = new ArrayList<>();
         for (String example : List.of(ApiExamples.SIMULATION, ApiExamples.VARIANTS)) {
             MvcResult r = mvc.perform(post("/api/v1/simulations").contentType(MediaType.APPLICATION_JSON)
                     .content(example)).andReturn();
             assertThat(r.getResponse().getStatus()).as(r.getResponse().getContentAsString()).isEqualTo(202);
             assertThat(r.getResponse().getHeader("Location")).startsWith("/api/v1/simulations/");
+            locations.add(r.getResponse().getHeader("Location"));
         }
+        JsonNode simple = finished(locations.get(0));
+        assertThat(simple.path("status").asString()).as(simple.toString()).isEqualTo("SUCCEEDED");
+        assertThat(simple.path("result").path("variants").size()).isEqualTo(1);
+        JsonNode variants = finished(locations.get(1));
+        assertThat(variants.path("status").asString()).as(variants.toString()).isEqualTo("SUCCEEDED");
+        assertThat(variants.path("result").path("variants").size()).isEqualTo(2);
+        assertThat(variants.path("result").path("comparison").size()).isPositive();
+    }
+
+    /** Polls the simulation at {@code location} until its status is final (bounded by a count). */
+    private JsonNode finished(String location) throws Exception {
+        for (int i = 0; i < 6000; i++) {
+            JsonNode n = JSON.readTree(mvc.perform(get(location)).andReturn().getResponse().getContentAsString());
+            String status = n.path("status").asString();
+            if (!status.equals("QUEUED") && !status.equals("RUNNING")) {
+                return n;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(location + " did not finish");
     }
 }

@@ -2,26 +2,28 @@ package dev.schedsim.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedsim.FakeEngine;
+import dev.schedsim.EndToEnd;
 import dev.schedsim.Http;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The job life cycle through real HTTP, on a stand-in engine: cancel, delete, idempotency, paging, presets,
- * kernel profiles, metrics and the OpenAPI document.
+ * The job life cycle through real HTTP on the real engine: cancel, delete, idempotency, paging, presets,
+ * kernel profiles, metrics and the OpenAPI document. The H2 datasource is pinned here so that an exported
+ * {@code SPRING_DATASOURCE_URL} (CI: PostgreSQL) does not leak in.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.datasource.url=jdbc:h2:mem:lifecycle;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
-        "spring.datasource.password=", "schedsim.workers=2", "schedsim.poll-interval=20ms"})
-@Import(FakeEngine.class)
+        "spring.datasource.password=", "schedsim.workers=2", "schedsim.poll-interval=20ms",
+        "schedsim.progress-interval=50ms"})
 class SimulationLifecycleTests {
     @LocalServerPort
     int port;
@@ -58,7 +60,12 @@ class SimulationLifecycleTests {
         assertThat(done.path("progress").asDouble()).isEqualTo(1.0);
         assertThat(done.path("request").path("seed").asLong()).isEqualTo(42);
         assertThat(done.path("request").path("kernel").path("hz").asInt()).isEqualTo(250);
-        assertThat(done.path("result").path("variants").get(0).path("label").asString()).isEqualTo("default");
+        JsonNode variant = done.path("result").path("variants").get(0);
+        assertThat(variant.path("label").asString()).isEqualTo("default");
+        // The real engine ran it: 2 threads × 1000 µs of work in /a.
+        assertThat(done.path("events").asLong()).isPositive();
+        assertThat(variant.path("events").asLong()).isEqualTo(done.path("events").asLong());
+        assertThat(variant.path("workloads").get(0).path("cpuUsec").asLong()).isEqualTo(2000);
 
         HttpResponse<String> cancel = http.post("/api/v1/simulations/" + id + "/cancel", "");
         assertThat(cancel.statusCode()).isEqualTo(409);
@@ -71,19 +78,33 @@ class SimulationLifecycleTests {
     }
 
     @Test
-    void aRunningSimulationIsCancelledAndThenDeletable() {
-        String id = submit(simulation("blocker", "block"));
-        for (int i = 0; i < 2000 && !Http.json(http.get("/api/v1/simulations/" + id)).path("status").asString()
-                .equals("RUNNING"); i++) {
-            sleep();
+    void aRunningSimulationShowsProgressIsCancelledAndThenDeletable() {
+        String id = submit(EndToEnd.longRun("long-run"));
+        try {
+            JsonNode running = http.awaitRunningWithProgress(id);
+            assertThat(running.path("progress").asDouble()).isStrictlyBetween(0.0, 1.0);
+            assertThat(running.path("events").asLong()).isPositive();
+            assertThat(running.path("startedAt").isNull()).isFalse();
+            assertThat(running.path("finishedAt").isNull()).isTrue();
+            assertThat(running.has("result")).isFalse();
+
+            HttpResponse<String> delete = http.delete("/api/v1/simulations/" + id);
+            assertThat(delete.statusCode()).isEqualTo(409);
+            assertThat(Http.json(delete).path("detail").asString()).contains("RUNNING");
+
+            HttpResponse<String> cancel = http.post("/api/v1/simulations/" + id + "/cancel", "");
+            assertThat(cancel.statusCode()).isEqualTo(200);
+            assertThat(Http.json(cancel).path("status").asString()).isEqualTo("CANCELLED");
+            JsonNode cancelled = http.awaitFinished(id);
+            assertThat(cancelled.path("status").asString()).isEqualTo("CANCELLED");
+            assertThat(cancelled.has("result")).isFalse();
+            assertThat(http.post("/api/v1/simulations/" + id + "/cancel", "").statusCode()).isEqualTo(200);
+            assertThat(http.delete("/api/v1/simulations/" + id).statusCode()).isEqualTo(204);
+            assertThat(http.get("/api/v1/simulations/" + id).statusCode()).isEqualTo(404);
+        } finally {
+            // Never leave the engine busy for the rest of the suite (a no-op when already cancelled or deleted).
+            http.post("/api/v1/simulations/" + id + "/cancel", "");
         }
-        assertThat(http.delete("/api/v1/simulations/" + id).statusCode()).isEqualTo(409);
-        HttpResponse<String> cancel = http.post("/api/v1/simulations/" + id + "/cancel", "");
-        assertThat(cancel.statusCode()).isEqualTo(200);
-        assertThat(Http.json(cancel).path("status").asString()).isEqualTo("CANCELLED");
-        assertThat(http.awaitFinished(id).path("status").asString()).isEqualTo("CANCELLED");
-        assertThat(http.post("/api/v1/simulations/" + id + "/cancel", "").statusCode()).isEqualTo(200);
-        assertThat(http.delete("/api/v1/simulations/" + id).statusCode()).isEqualTo(204);
     }
 
     @Test
@@ -175,23 +196,109 @@ class SimulationLifecycleTests {
         assertThat(last.path("features").path("BANDWIDTH_TIMER_INTERLEAVE").asBoolean()).isTrue();
     }
 
+    /** Throttled hogs in /a, a periodic task and a finite job in /b. */
+    static final String METRICS_SIMULATION = """
+            { "name": "metrics-sim", "topology": { "preset": "validation-2c" },
+              "cgroups": [ { "path": "/a", "cpuMax": "50000 100000" }, { "path": "/b" } ],
+              "workloads": [
+                { "name": "hog", "cgroup": "/a", "type": "cpu-bound", "threads": 2 },
+                { "name": "tick", "cgroup": "/b", "type": "periodic", "threads": 1, "runUs": 1000, "sleepUs": 4000 },
+                { "name": "job", "cgroup": "/b", "type": "cpu-bound", "threads": 1, "workUs": 20000 } ],
+              "durationMs": 500 }""";
+
     @Test
     void prometheusShowsServiceMetricsAndResultGauges() {
-        String id = submit(simulation("metrics-sim", "w"));
-        assertThat(http.awaitFinished(id).path("status").asString()).isEqualTo("SUCCEEDED");
+        String id = submit(METRICS_SIMULATION);
+        JsonNode done = http.awaitFinished(id);
+        assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
         String scrape = http.get("/actuator/prometheus").body();
         assertThat(scrape).contains("schedsim_simulations_submitted_total", "schedsim_simulations_finished_total{",
                 "outcome=\"succeeded\"", "schedsim_simulations_queued", "schedsim_simulations_running",
                 "schedsim_simulation_duration_seconds_bucket", "schedsim_engine_events_total",
                 "schedsim_engine_simulated_seconds_total");
-        assertThat(scrape).contains("schedsim_result_cgroup_usage_seconds{", "schedsim_result_cgroup_periods{",
-                "schedsim_result_cgroup_throttled_periods{", "schedsim_result_cgroup_throttled_seconds{",
-                "schedsim_result_cgroup_throttled_ratio{", "schedsim_result_workload_wakeup_latency_seconds{",
-                "schedsim_result_workload_completion_seconds{", "schedsim_result_cpu_idle_ratio{");
-        assertThat(scrape).contains("simulation=\"metrics-sim\"", "cgroup=\"/a\"", "quantile=\"0.99\"",
-                "variant=\"default\"");
+        assertThat(value(scrape, "schedsim_engine_events_total", Map.of()))
+                .isGreaterThanOrEqualTo(done.path("events").asDouble());
+
+        // The result gauges carry the values of the real result, cgroup by cgroup and workload by workload.
+        JsonNode variant = done.path("result").path("variants").get(0);
+        Map<String, String> base = Map.of("simulation", "metrics-sim", "variant", "default");
+        JsonNode a = null;
+        for (JsonNode c : variant.path("cgroups")) {
+            Map<String, String> t = with(base, "cgroup", c.path("path").asString());
+            JsonNode st = c.path("cpuStat");
+            double periods = st.path("nrPeriods").asDouble();
+            double throttled = st.path("nrThrottled").asDouble();
+            assertThat(value(scrape, "schedsim_result_cgroup_usage_seconds", t))
+                    .isEqualTo(st.path("usageUsec").asDouble() / 1e6);
+            assertThat(value(scrape, "schedsim_result_cgroup_periods", t)).isEqualTo(periods);
+            assertThat(value(scrape, "schedsim_result_cgroup_throttled_periods", t)).isEqualTo(throttled);
+            assertThat(value(scrape, "schedsim_result_cgroup_throttled_seconds", t))
+                    .isEqualTo(st.path("throttledUsec").asDouble() / 1e6);
+            assertThat(value(scrape, "schedsim_result_cgroup_throttled_ratio", t))
+                    .isEqualTo(periods > 0 ? throttled / periods : 0);
+            if (c.path("path").asString().equals("/a")) {
+                a = st;
+            }
+        }
+        // Two CPU hogs under a half-CPU quota: used CPU time, and throttled in periods.
+        assertThat(a).isNotNull();
+        assertThat(a.path("usageUsec").asLong()).isPositive();
+        assertThat(a.path("nrPeriods").asLong()).isPositive();
+        assertThat(a.path("nrThrottled").asLong()).isPositive();
+        int completions = 0;
+        for (JsonNode w : variant.path("workloads")) {
+            Map<String, String> t = with(base, "workload", w.path("name").asString());
+            JsonNode lat = w.path("wakeupLatencyUs");
+            assertThat(value(scrape, "schedsim_result_workload_wakeup_latency_seconds", with(t, "quantile", "0.99")))
+                    .isEqualTo(lat.path("p99").asDouble() / 1e6);
+            assertThat(value(scrape, "schedsim_result_workload_wakeup_latency_seconds", with(t, "quantile", "1")))
+                    .isEqualTo(lat.path("max").asDouble() / 1e6);
+            if (w.path("completionUs").isNumber()) {
+                completions++;
+                assertThat(value(scrape, "schedsim_result_workload_completion_seconds", t))
+                        .isEqualTo(w.path("completionUs").asDouble() / 1e6);
+            }
+        }
+        assertThat(completions).as("the finite job completes: " + variant.path("workloads")).isPositive();
+        assertThat(value(scrape, "schedsim_result_cpu_idle_ratio", base))
+                .isEqualTo(variant.path("cpus").path("idlePct").asDouble() / 100);
+
         assertThat(http.get("/actuator/env").statusCode()).isEqualTo(404);
         assertThat(http.get("/actuator/health").statusCode()).isEqualTo(200);
+    }
+
+    private static Map<String, String> with(Map<String, String> labels, String key, String value) {
+        Map<String, String> m = new HashMap<>(labels);
+        m.put(key, value);
+        return m;
+    }
+
+    /** The value of the one sample of {@code metric} in a Prometheus text scrape whose labels include {@code labels}. */
+    static double value(String scrape, String metric, Map<String, String> labels) {
+        Double found = null;
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith("#") || !(line.startsWith(metric + "{") || line.startsWith(metric + " "))) {
+                continue;
+            }
+            Map<String, String> have = new HashMap<>();
+            String rest = line.substring(metric.length());
+            if (rest.startsWith("{")) {
+                int end = rest.indexOf("} ");
+                for (String pair : rest.substring(1, end).split(",(?=[a-zA-Z_]+=\")")) {
+                    int eq = pair.indexOf('=');
+                    if (eq > 0) {
+                        have.put(pair.substring(0, eq), pair.substring(eq + 2, pair.length() - 1));
+                    }
+                }
+                rest = rest.substring(end + 1);
+            }
+            if (have.entrySet().containsAll(labels.entrySet())) {
+                assertThat(found).as("more than one sample of " + metric + " with " + labels).isNull();
+                found = Double.parseDouble(rest.trim().split(" ")[0]);
+            }
+        }
+        assertThat(found).as("no sample of " + metric + " with " + labels + " in\n" + scrape).isNotNull();
+        return found;
     }
 
     @Test
@@ -209,13 +316,5 @@ class SimulationLifecycleTests {
         assertThat(api.path("paths").has("/api/v1/kernel-profiles")).isTrue();
         assertThat(api.path("paths").path("/api/v1/topologies").path("post").path("requestBody").toString())
                 .contains("smt4-box");
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(10);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

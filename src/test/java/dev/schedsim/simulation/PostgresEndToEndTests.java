@@ -1,7 +1,6 @@
 package dev.schedsim.simulation;
 
 import dev.schedsim.EndToEnd;
-import dev.schedsim.FakeEngine;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
@@ -17,23 +16,13 @@ class PostgresEndToEndTests {
 
     @Test
     void weightsDeterminismAndRestart() {
-        run();
-    }
-
-    /** The same pipeline on the stand-in engine: passes before the real engine lands. */
-    @Test
-    void pipelineWithStandInEngine() {
-        run(FakeEngine.class);
-    }
-
-    private static void run(Class<?>... extra) {
         // The datasource comes from SPRING_DATASOURCE_URL / _USERNAME / _PASSWORD.
         List<String> properties = List.of("schedsim.poll-interval=20ms");
         String[] r;
-        try (ConfigurableApplicationContext first = EndToEnd.start(properties, extra)) {
+        try (ConfigurableApplicationContext first = EndToEnd.start(properties)) {
             r = EndToEnd.fairShareTwice(EndToEnd.http(first));
         }
-        try (ConfigurableApplicationContext second = EndToEnd.start(properties, extra)) {
+        try (ConfigurableApplicationContext second = EndToEnd.start(properties)) {
             EndToEnd.stillThere(EndToEnd.http(second), r[0], r[1]);
         }
     }

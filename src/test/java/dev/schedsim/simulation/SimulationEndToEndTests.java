@@ -1,7 +1,6 @@
 package dev.schedsim.simulation;
 
 import dev.schedsim.EndToEnd;
-import dev.schedsim.FakeEngine;
 import dev.schedsim.Http;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,27 +18,18 @@ class SimulationEndToEndTests {
 
     @Test
     void weightsDeterminismAndRestart() {
-        run();
-    }
-
-    /** The same pipeline on the stand-in engine: passes before the real engine lands. */
-    @Test
-    void pipelineWithStandInEngine() {
-        run(FakeEngine.class);
-    }
-
-    private void run(Class<?>... extra) {
         List<String> properties = List.of(
-                "spring.datasource.url=jdbc:h2:file:" + dir.resolve("schedsim" + extra.length).toAbsolutePath() + ";AUTO_SERVER=FALSE",
+                "spring.datasource.url=jdbc:h2:file:" + dir.resolve("schedsim").toAbsolutePath()
+                        + ";AUTO_SERVER=FALSE",
                 "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.poll-interval=20ms");
         String id;
         String result;
-        try (ConfigurableApplicationContext first = EndToEnd.start(properties, extra)) {
+        try (ConfigurableApplicationContext first = EndToEnd.start(properties)) {
             String[] r = EndToEnd.fairShareTwice(EndToEnd.http(first));
             id = r[0];
             result = r[1];
         }
-        try (ConfigurableApplicationContext second = EndToEnd.start(properties, extra)) {
+        try (ConfigurableApplicationContext second = EndToEnd.start(properties)) {
             Http http = EndToEnd.http(second);
             EndToEnd.stillThere(http, id, result);
         }
