@@ -23,8 +23,10 @@ OUT = os.path.join(ROOT, "src", "test", "resources", "validation", "cases-scheds
 CASES = [
     # several threads with short run/sleep cycles, demand above quota
     ("multi-short", 50000, 100000, 0, 4, 1000, 4000, 3000, -1),
-    # a limited parent whose child asks for more: the parent binds
-    ("parent-binds", 80000, 100000, 0, 3, 0, 0, 3000, 60000),
+    # a limited parent over an unlimited child (cgroup v1 refuses a child limit above the parent's)
+    ("parent-binds", -1, 100000, 0, 3, 0, 0, 3000, 60000),
+    # a limited parent over a tighter child with sleepers: both levels throttle
+    ("parent-child", 40000, 100000, 0, 3, 3000, 2000, 3000, 60000),
     # burst with bursty load: two threads in step, 40 ms of demand every 200 ms against 30 ms + 30 ms burst
     ("burst-bursty", 30000, 100000, 30000, 2, 20000, 180000, 3000, -1),
     # a short period below the bandwidth slice

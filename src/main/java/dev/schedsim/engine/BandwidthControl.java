@@ -322,6 +322,7 @@ final class BandwidthControl {
             return true;
         }
         int taskDelta = q.hNrRunning;
+        sim.updateCpuPelt(cpu);
         Entity se = q.se;
         boolean toRoot = true;
         for (; se != null; se = se.parent) {
@@ -355,7 +356,7 @@ final class BandwidthControl {
             }
         }
         if (toRoot) {
-            cpu.nrRunning -= taskDelta;
+            sim.addNrRunning(cpu, -taskDelta);
         }
         q.throttledClock = sim.now;
         return true;
@@ -401,6 +402,7 @@ final class BandwidthControl {
         }
         unthrottleUp(q.tg, q.cpu);
         if (!taskThrottle && q.load != 0) {
+            sim.updateCpuPelt(cpu);
             int taskDelta = q.hNrRunning;
             Entity se = q.se;
             boolean toRoot = true;
@@ -430,7 +432,7 @@ final class BandwidthControl {
                 }
             }
             if (toRoot) {
-                cpu.nrRunning += taskDelta;
+                sim.addNrRunning(cpu, taskDelta);
             }
         }
         if (cpu.curr == null && cpu.root.nr > 0) {

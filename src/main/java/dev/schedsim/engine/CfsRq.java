@@ -22,6 +22,8 @@ final class CfsRq {
     /** h_nr_running: tasks queued in this hierarchy. */
     int hNrRunning;
     long minVruntime;
+    /** When this queue last became empty (update_blocked_averages' leaf list). */
+    long lastActiveNs = Long.MIN_VALUE / 2;
 
     // --- CFS bandwidth (kernel-facts §1.1) ---
     boolean runtimeEnabled;

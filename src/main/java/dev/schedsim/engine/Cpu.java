@@ -6,6 +6,8 @@ final class Cpu {
     final int core;
     final CfsRq root;
     Task curr;
+    /** The task that ran here last (a switch to the same task costs nothing). */
+    Task lastRan;
     /** rq->nr_running: tasks counted as runnable on this CPU. */
     int nrRunning;
     boolean needResched;
@@ -22,6 +24,18 @@ final class Cpu {
     /** Counted busy (core SMT occupancy, busy time) from a switch-in until it goes idle. */
     boolean busy;
     long nextTick;
+    /** PELT of the root cfs_rq: load (its load.weight), runnable (h_nr_running), util (running). */
+    final Pelt pelt = new Pelt();
+    /** rq->cfs_tasks list ends. */
+    Task lruHead;
+    Task lruTail;
+    /** Cache model: KiB of footprint switched in here so far. */
+    long kbTouched;
+    /** SIS_CACHE: rq->cache_hot_timeout. */
+    long cacheHotTimeout;
+    /** SIS_PROP: wake_avg_idle and wake_stamp (jiffies). */
+    long wakeAvgIdle;
+    long wakeStamp;
     /** Scheduler work charged to this CPU that the current task's work has not yet absorbed, ns. */
     long overheadDebt;
     /** All scheduler overhead charged to this CPU, ns. */

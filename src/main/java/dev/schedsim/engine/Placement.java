@@ -10,17 +10,31 @@ import dev.schedsim.engine.topology.Topology;
  * of prev, then {@code select_idle_cpu()} (an idle core when one exists, else an idle CPU) scanning the
  * LLC from target + 1.
  *
- * <p><b>Limitations</b> (this version): CPU load is the number of runnable tasks × NICE_0 instead of PELT
- * load; the select_idle_cpu scan is not depth-limited (SIS_UTIL / SIS_PROP come with the placement
- * issue); has_idle_cores is computed exactly instead of as a hint.
+ * <p>The select_idle_cpu() scan depth comes from SIS_UTIL (LLC utilisation, computed by the LLC domain's
+ * periodic balance) or, with SIS_UTIL off, SIS_PROP (the waker CPU's predicted idle time over the LLC's
+ * average scan cost). SIS_CACHE (seed 002) skips idle CPUs that a short sleeper left cache-hot, scanning
+ * at most half the depth for them and falling back to the first hot one. Each CPU examined costs
+ * {@code idleScanPerCpuNs} on the waker's CPU.
+ * <p><b>Limitations:</b> has_idle_cores is computed exactly instead of kept as a hint; no EAS, no
+ * asymmetric capacity, no per-CPU-kthread stacking.
  */
 final class Placement {
     private final Simulation sim;
     private final Topology topo;
+    private final boolean sisUtil;
+    private final boolean sisCache;
+    /** SIS_PROP: sd_llc->avg_scan_cost per LLC. */
+    private final long[] avgScanCost;
+    private int scanCpu;
+    long idleScans;
+    long cpusScanned;
 
     Placement(Simulation sim) {
         this.sim = sim;
         this.topo = sim.topo;
+        this.sisUtil = sim.kernel.on(dev.schedsim.engine.kernel.Feature.SIS_UTIL);
+        this.sisCache = sim.kernel.on(dev.schedsim.engine.kernel.Feature.SIS_CACHE);
+        this.avgScanCost = new long[topo.llcCount()];
     }
 
     private boolean idle(int c) {
@@ -106,6 +120,7 @@ final class Placement {
                 }
             }
         }
+        scanCpu = thisCpu;
         int cpu = selectIdleSibling(p, prev, target);
         return p.allowedOn(cpu) ? cpu : fallback(p);
     }
@@ -161,18 +176,24 @@ final class Placement {
         if (idle(prev)) {
             return prev;
         }
-        // wake_affine_weight(), loads as runnable tasks × NICE_0.
-        long thisEff = sim.cpus[thisCpu].nrRunning * 1024L;
+        // wake_affine_weight() on PELT loads (cpu_load, task_h_load).
+        Cpu thisRq = sim.cpus[thisCpu];
+        Cpu prevRq = sim.cpus[prev];
+        sim.updateCpuPelt(thisRq);
+        sim.updateCpuPelt(prevRq);
+        long taskLoad = p.pelt.loadAvg;
+        long thisEff = thisRq.pelt.loadAvg;
         if (sync) {
-            long current = 1024;
+            Task waker = thisRq.curr;
+            long current = waker == null ? 0 : waker.pelt.loadAvg;
             if (current > thisEff) {
                 return thisCpu;
             }
             thisEff -= current;
         }
-        thisEff += p.se.weight;
+        thisEff += taskLoad;
         thisEff *= 100;
-        long prevEff = sim.cpus[prev].nrRunning * 1024L;
+        long prevEff = Math.max(0, prevRq.pelt.loadAvg - taskLoad);
         prevEff *= 100 + (imbalancePct - 100) / 2;
         if (sync) {
             prevEff += 1;
@@ -237,30 +258,89 @@ final class Placement {
         return -1;
     }
 
-    /** select_idle_cpu(): for_each_cpu_wrap over the LLC from target + 1. */
+    /**
+     * select_idle_cpu(): for_each_cpu_wrap over the LLC from target + 1, depth-limited by SIS_UTIL or
+     * SIS_PROP unless looking for an idle core; SIS_CACHE skips cache-hot idle CPUs.
+     */
     private int selectIdleCpu(Task p, int target, boolean hasIdleCore) {
         int[] span = topo.llcSpan(target);
         int n = span.length;
+        int llc = topo.llcOf(target);
+        Cpu waker = sim.cpus[scanCpu];
+        int nr = Integer.MAX_VALUE;
+        boolean prop = false;
+        if (sisUtil) {
+            nr = sim.balancer.nrIdleScan[llc] + 1;
+            if (nr == 1) {
+                return -1;
+            }
+        } else if (!hasIdleCore) {
+            // SIS_PROP: age the waker's predicted idle time by the jiffies it has been busy.
+            long j = sim.now / sim.tickNs;
+            while (waker.wakeStamp < j && waker.wakeAvgIdle > 0) {
+                waker.wakeStamp++;
+                waker.wakeAvgIdle >>= 1;
+            }
+            long avgCost = avgScanCost[llc] + 1;
+            long spanAvg = n * waker.wakeAvgIdle;
+            nr = spanAvg > 4 * avgCost ? (int) Math.min(Integer.MAX_VALUE, spanAvg / avgCost) : 4;
+            prop = true;
+        }
+        int hotLimit = Math.max(1, nr == Integer.MAX_VALUE ? n / 2 : nr / 2);
+        int hotSeen = 0;
+        int firstHot = -1;
+        idleScans++;
         int start = java.util.Arrays.binarySearch(span, target);
         start = start >= 0 ? start + 1 : -start - 1;
         int fallbackIdle = -1;
-        for (int k = 0; k < n; k++) {
+        int scanned = 0;
+        int found = -1;
+        for (int k = 0; k < n && found < 0; k++) {
             int c = span[(start + k) % n];
             if (!p.allowedOn(c)) {
                 continue;
             }
             if (hasIdleCore) {
                 // select_idle_core(): the whole core must be idle; remember the first idle CPU.
+                scanned++;
                 if (coreIdle(topo.coreOf(c))) {
-                    return c;
-                }
-                if (fallbackIdle < 0 && idle(c)) {
+                    found = c;
+                } else if (fallbackIdle < 0 && idle(c)) {
                     fallbackIdle = c;
                 }
-            } else if (idle(c)) {
-                return c;
+                continue;
             }
+            if (--nr <= 0) {
+                break;
+            }
+            scanned++;
+            if (!idle(c)) {
+                continue;
+            }
+            if (sisCache && sim.now < sim.cpus[c].cacheHotTimeout) {
+                if (firstHot < 0) {
+                    firstHot = c;
+                }
+                if (++hotSeen >= hotLimit) {
+                    break;
+                }
+                continue;
+            }
+            found = c;
         }
-        return fallbackIdle;
+        cpusScanned += scanned;
+        long cost = sim.hw.idleScanPerCpuNs() * scanned;
+        sim.chargeOverhead(waker, cost);
+        if (prop) {
+            waker.wakeAvgIdle -= Math.min(waker.wakeAvgIdle, cost);
+            avgScanCost[llc] += (cost - avgScanCost[llc]) / 8;
+        }
+        if (found >= 0) {
+            return found;
+        }
+        if (hasIdleCore) {
+            return fallbackIdle;
+        }
+        return firstHot;
     }
 }

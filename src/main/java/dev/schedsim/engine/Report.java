@@ -49,7 +49,28 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
         }
     }
 
+    /**
+     * @param loadBalances      periodic balance attempts (sched_balance_rq, not newly idle)
+     * @param newidleBalances   newidle balances that got past the avg_idle gate
+     * @param overheadPct       scheduler work as a share of all CPU time
+     * @param tasksMoved        tasks moved by load balancing (active balance included)
+     * @param activeBalances    active balances (the stopper pushed a running task)
+     * @param idleScans         select_idle_cpu() scans
+     * @param cpusScanned       CPUs examined by those scans
+     * @param serializeAttempts compare-and-swaps on sched_balance_running
+     * @param serializePct      share of all CPU cycles spent on them
+     * @param newidleCost       sd->max_newidle_lb_cost per domain level, sampled at each newidle balance
+     */
     public record SchedulerReport(long contextSwitches, long migrations, long wakeups, long loadBalances,
-                                  long newidleBalances, double overheadPct) {
+                                  long newidleBalances, double overheadPct, long tasksMoved, long activeBalances,
+                                  long idleScans, long cpusScanned, long serializeAttempts, double serializePct,
+                                  List<LevelCost> newidleCost) {
+        public SchedulerReport {
+            newidleCost = List.copyOf(newidleCost);
+        }
+    }
+
+    /** Newidle cost of one domain level in µs (min / avg / max over samples), as seed 003's table. */
+    public record LevelCost(String level, double minUs, double avgUs, double maxUs, long samples) {
     }
 }

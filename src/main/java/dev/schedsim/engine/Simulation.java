@@ -72,6 +72,7 @@ final class Simulation {
     final EventQueue queue;
     final BandwidthControl bandwidth;
     final Placement placement;
+    final LoadBalancer balancer;
 
     private final int slotTick;
     private final int slotRunEnd;
@@ -89,6 +90,8 @@ final class Simulation {
     long contextSwitches;
     long migrations;
     long wakeups;
+    /** Set while schedule() throttles the previous task's cfs_rq in put_prev (6.1 model). */
+    private boolean throttledInPutPrev;
     private final double[] coreEnergyJ;
     private final long[] coreSince;
     private final long[] coreIdleFrom;
@@ -150,6 +153,7 @@ final class Simulation {
         }
         bandwidth = new BandwidthControl(this);
         placement = new Placement(this);
+        balancer = new LoadBalancer(this);
 
         tasks = new Task[threads];
         workloads = new WorkloadRun[spec.workloads().size()];
@@ -314,9 +318,13 @@ final class Simulation {
     /** __schedule(): put the previous task back (or park it), pick the next, switch. */
     private void schedule(Cpu cpu) {
         Task prev = cpu.curr;
+        throttledInPutPrev = false;
         if (prev != null) {
             updateCurr(cpu);
             updateWork(cpu);
+            updateTaskPelt(prev);
+            prev.lastRanNs = now;
+            leaveCache(cpu, prev);
             if (taskThrottle && prev.se.cfsRq.throttleCount > 0) {
                 // throttle_cfs_rq_work(): the task reached its return to user in a throttled hierarchy.
                 park(prev);
@@ -341,6 +349,12 @@ final class Simulation {
             return;
         }
         Task next = pickNext(cpu);
+        if (next == null && cpu.root.nr == 0) {
+            // pick_next_task_fair() → sched_balance_newidle(), then pick again if it pulled.
+            if (balancer.newidle(cpu, throttledInPutPrev) > 0 || cpu.root.nr > 0) {
+                next = pickNext(cpu);
+            }
+        }
         idleExitDone[cpu.id] = false;
         if (next == null) {
             if (prev != null) {
@@ -372,8 +386,8 @@ final class Simulation {
         bandwidthHooks(cpus[prev.cpu], prev.group.depth + 1);
         for (Entity se = prev.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
-            if (!taskThrottle) {
-                bandwidth.checkCfsRqRuntime(q);
+            if (!taskThrottle && !q.throttled && bandwidth.checkCfsRqRuntime(q)) {
+                throttledInPutPrev = true;
             }
             if (q.curr == se) {
                 q.curr = null;
@@ -424,6 +438,9 @@ final class Simulation {
 
     /** set_next_task_fair(): set_next_entity() and account_cfs_rq_runtime(cfs_rq, 0) on every level. */
     private void setNext(Task p) {
+        Cpu cpu = cpus[p.cpu];
+        lruRemove(cpu, p);
+        lruAddHead(cpu, p);
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             q.curr = se;
@@ -444,19 +461,28 @@ final class Simulation {
     }
 
     private void switchTo(Cpu cpu, Task next) {
+        updateCpuPelt(cpu);
+        updateTaskPelt(next);
         if (!cpu.busy) {
             cpu.busy = true;
             cpu.lastBusyStart = now;
             setCoreBusy(cpu.core, coreBusy[cpu.core] + 1);
         }
+        boolean switched = cpu.lastRan != next;
+        cpu.lastRan = next;
         cpu.curr = next;
         next.state = Task.RUNNING;
         cpu.execClock = now;
+        cpu.workSince = now;
+        if (switched) {
+            // context_switch(): the switch itself, then the cache refill the new task pays here.
+            chargeOverhead(cpu, hw.contextSwitchNs());
+            refillCache(cpu, next);
+        }
         if (next.wakeTime >= 0) {
             next.workload.latency.recordValue(Math.max(0, now - next.wakeTime));
             next.wakeTime = -1;
         }
-        cpu.workSince = now;
         armRunEnd(cpu);
         if (!queue.armed(slotTick + cpu.id)) {
             cpu.nextTick = (now / tickNs + 1) * tickNs;
@@ -465,6 +491,10 @@ final class Simulation {
     }
 
     private void goIdle(Cpu cpu) {
+        updateCpuPelt(cpu);
+        if (balancer.idleStamp[cpu.id] == 0) {
+            balancer.idleStamp[cpu.id] = now;
+        }
         cpu.busy = false;
         queue.cancel(slotTick + cpu.id);
         queue.cancel(slotRunEnd + cpu.id);
@@ -544,6 +574,159 @@ final class Simulation {
         long rem = Math.max(0, p.remainingWork);
         long dt = ((rem << 10) + cpu.rate - 1) / cpu.rate + cpu.overheadDebt;
         queue.arm(slotRunEnd + cpu.id, now + dt, PRIO_RUN_END);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // rq->nr_running, PELT, rq->cfs_tasks
+
+    /** add_nr_running() / sub_nr_running(), keeping rd->overloaded (CPUs with more than one task). */
+    void addNrRunning(Cpu cpu, int delta) {
+        int before = cpu.nrRunning;
+        cpu.nrRunning += delta;
+        if (before <= 1 && cpu.nrRunning > 1) {
+            balancer.overloadedCpus++;
+        } else if (before > 1 && cpu.nrRunning <= 1) {
+            balancer.overloadedCpus--;
+        }
+    }
+
+    /** update_load_avg() of the root cfs_rq: integrate its signal up to now before it changes. */
+    void updateCpuPelt(Cpu cpu) {
+        cpu.pelt.update(now, cpu.root.load, cpu.root.hNrRunning, cpu.busy);
+    }
+
+    /** update_load_avg() of a task entity. */
+    private void updateTaskPelt(Task p) {
+        boolean queued = p.se.onRq;
+        p.pelt.update(now, queued ? p.se.weight : 0, queued ? 1 : 0, p.state == Task.RUNNING);
+    }
+
+    /**
+     * update_blocked_averages(): decay every cfs_rq on the CPU's leaf list. Its cost grows with the
+     * number of cfs_rqs that had tasks recently (fully decayed ones leave the list after ~LOAD_AVG_MAX
+     * periods; modelled as 32 PELT half-lives). Charged to the CPU; returns the cost.
+     */
+    long updateBlockedAverages(int cpuId, boolean charge) {
+        Cpu cpu = cpus[cpuId];
+        updateCpuPelt(cpu);
+        int leaves = 1;
+        for (int g = 1; g < groups.length; g++) {
+            CfsRq q = groups[g].rq[cpuId];
+            if (q.nr > 0 || now - q.lastActiveNs < LEAF_RETENTION_NS) {
+                leaves++;
+            }
+        }
+        long cost = hw.blockedAveragesPerCfsRqNs() * leaves;
+        if (charge) {
+            chargeOverhead(cpu, cost);
+        }
+        return cost;
+    }
+
+    /** A cfs_rq stays on the leaf list this long after it last had tasks (its PELT has decayed away). */
+    static final long LEAF_RETENTION_NS = 345_000_000L;
+
+    /** task_h_load(): the task's weight as seen from the root, through each group's share. */
+    long taskHLoad(Task p) {
+        long w = p.se.weight;
+        for (Entity se = p.se; se.parent != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            w = q.load == 0 ? w : w * se.parent.weight / q.load;
+        }
+        return w;
+    }
+
+    private void lruAddHead(Cpu cpu, Task p) {
+        p.lruPrev = null;
+        p.lruNext = cpu.lruHead;
+        if (cpu.lruHead != null) {
+            cpu.lruHead.lruPrev = p;
+        } else {
+            cpu.lruTail = p;
+        }
+        cpu.lruHead = p;
+        p.onLru = true;
+    }
+
+    private void lruRemove(Cpu cpu, Task p) {
+        if (!p.onLru) {
+            return;
+        }
+        if (p.lruPrev != null) {
+            p.lruPrev.lruNext = p.lruNext;
+        } else {
+            cpu.lruHead = p.lruNext;
+        }
+        if (p.lruNext != null) {
+            p.lruNext.lruPrev = p.lruPrev;
+        } else {
+            cpu.lruTail = p.lruPrev;
+        }
+        p.lruPrev = null;
+        p.lruNext = null;
+        p.onLru = false;
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Migration
+
+    /** move_queued_task() as load balancing does it: dequeue here, enqueue there, check preemption. */
+    void migrate(Task p, int dst) {
+        dequeueTask(p, false);
+        p.lastDequeueTime = 0;
+        p.migrations++;
+        migrations++;
+        enqueueTask(p, dst, 0);
+        checkPreemptWakeup(cpus[dst], p);
+    }
+
+    /** The stopper of active balancing preempts the running task and pushes it to dst. */
+    void preemptAndMigrate(Cpu src, Task p, int dst) {
+        updateCurr(src);
+        updateWork(src);
+        updateTaskPelt(p);
+        putPrev(p);
+        p.lastRanNs = now;
+        p.contextSwitches++;
+        contextSwitches++;
+        src.curr = null;
+        queue.cancel(slotRunEnd + src.id);
+        leaveCache(src, p);
+        migrate(p, dst);
+        resched(src);
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // Cache
+
+    private void leaveCache(Cpu cpu, Task p) {
+        p.cacheCpu = cpu.id;
+        p.cacheMark = cpu.kbTouched;
+    }
+
+    /**
+     * The refill a task pays when it starts on a CPU: its footprint if it moved (more the further), or the
+     * part of it other tasks evicted since it last ran here. The task's work stalls for that long.
+     */
+    private void refillCache(Cpu cpu, Task p) {
+        int fp = p.workload.spec.footprintKb();
+        long[] perKb = hw.cacheRefillNsPerKb();
+        long cost;
+        if (p.cacheCpu < 0) {
+            cost = fp * perKb[1];
+        } else if (p.cacheCpu == cpu.id) {
+            long evicted = Math.min(fp, cpu.kbTouched - p.cacheMark);
+            cost = evicted * perKb[1];
+        } else {
+            int d = topo.distance(p.cacheCpu, cpu.id);
+            cost = fp * perKb[d];
+        }
+        cpu.kbTouched += fp;
+        if (cost > 0) {
+            updateWork(cpu);
+            cpu.overheadDebt += cost;
+            p.cacheStallNs += cost;
+        }
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -628,8 +811,14 @@ final class Simulation {
                 }
             }
         }
+        updateCpuPelt(cpu);
+        if (p != null) {
+            updateTaskPelt(p);
+        }
         cpu.nextTick += tickNs;
         queue.arm(slotTick + cpu.id, cpu.nextTick, PRIO_TICK);
+        // sched_balance_trigger(): the SCHED_SOFTIRQ runs right after the tick.
+        balancer.trigger(cpu);
     }
 
     /** CFS check_preempt_tick() (6.1). */
@@ -713,7 +902,11 @@ final class Simulation {
 
     /** enqueue_task_fair(). */
     void enqueueTask(Task p, int cpuId, int flags) {
-        bandwidthHooks(cpus[cpuId], p.group.depth + 1);
+        Cpu cpu = cpus[cpuId];
+        bandwidthHooks(cpu, p.group.depth + 1);
+        updateCpuPelt(cpu);
+        updateTaskPelt(p);
+        lruAddHead(cpu, p);
         Entity se = p.se;
         se.cfsRq = p.group.rq[cpuId];
         se.parent = p.group.isRoot() ? null : p.group.se[cpuId];
@@ -740,14 +933,19 @@ final class Simulation {
                 return;
             }
         }
-        cpus[cpuId].nrRunning++;
+        addNrRunning(cpus[cpuId], 1);
     }
 
     /** dequeue_task_fair(). */
     void dequeueTask(Task p, boolean sleep) {
         Entity se = p.se;
         int cpuId = p.cpu;
-        bandwidthHooks(cpus[cpuId], p.group.depth + 1);
+        Cpu cpu = cpus[cpuId];
+        bandwidthHooks(cpu, p.group.depth + 1);
+        updateCpuPelt(cpu);
+        updateTaskPelt(p);
+        lruRemove(cpu, p);
+        boolean wasSleep = sleep;
         for (; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             dequeueEntity(q, se, sleep);
@@ -771,7 +969,35 @@ final class Simulation {
                 return;
             }
         }
-        cpus[cpuId].nrRunning--;
+        addNrRunning(cpus[cpuId], -1);
+        if (wasSleep) {
+            sisCacheDequeue(p, cpus[cpuId]);
+        }
+    }
+
+    /**
+     * SIS_CACHE (seed 002, patch 2): remember when and where the task went to sleep; a short sleeper that
+     * leaves its CPU empty marks it cache-hot for its average short sleep.
+     */
+    private void sisCacheDequeue(Task p, Cpu cpu) {
+        p.lastDequeueTime = now;
+        p.lastDequeueCpu = cpu.id;
+        if (cpu.nrRunning == 0 && p.avgHotDur != 0) {
+            cpu.cacheHotTimeout = Math.max(cpu.cacheHotTimeout, now + p.avgHotDur);
+        }
+    }
+
+    /** SIS_CACHE at wakeup: update_avg(&avg_hot_dur, sleep) for sleeps under the migration cost. */
+    private void sisCacheWakeup(Task p) {
+        if (p.lastDequeueTime == 0) {
+            return;
+        }
+        long sleep = now - p.lastDequeueTime;
+        if (sleep < LoadBalancer.MIGRATION_COST) {
+            p.avgHotDur += (sleep - p.avgHotDur) / 8;
+        } else {
+            p.avgHotDur >>= 1;
+        }
     }
 
     /** enqueue_entity(): update the group weight, place, queue, check_enqueue_throttle. */
@@ -806,6 +1032,9 @@ final class Simulation {
         se.onRq = false;
         if (q.curr == se) {
             q.curr = null;
+        }
+        if (q.nr == 0) {
+            q.lastActiveNs = now;
         }
         q.load -= se.weight;
         if (!q.tg.isRoot()) {
@@ -890,6 +1119,8 @@ final class Simulation {
             return;
         }
         // The task leaves the CPU: it blocks, sleeps or exits; the CPU stays busy until schedule().
+        p.lastRanNs = now;
+        leaveCache(cpu, p);
         dequeueTask(p, true);
         clearCurr(p);
         cpu.curr = null;
@@ -950,6 +1181,8 @@ final class Simulation {
         }
         p.state = Task.RUNNABLE;
         p.wakeTime = now;
+        sisCacheWakeup(p);
+        balancer.wokenFromIdle(cpu);
         enqueueTask(p, cpu, ENQUEUE_WAKEUP);
         checkPreemptWakeup(cpus[cpu], p);
     }
@@ -1087,8 +1320,17 @@ final class Simulation {
         double overheadPct = round3(100.0 * overhead / ((double) span * ncpu));
         Report.CpuReport cr = new Report.CpuReport(round3(busyPct), round3(100 - busyPct), overheadPct,
                 round3(energy / (span / 1e9)), per);
-        Report.SchedulerReport sr = new Report.SchedulerReport(contextSwitches, migrations, wakeups, 0, 0,
-                overheadPct);
+        List<Report.LevelCost> costs = new ArrayList<>();
+        for (int l = 0; l < topo.levels().size(); l++) {
+            long n = balancer.newidleCostSamples[l];
+            costs.add(new Report.LevelCost(topo.levels().get(l).name(), n == 0 ? 0 : balancer.newidleCostMin[l] / 1000.0,
+                    n == 0 ? 0 : round3(balancer.newidleCostSum[l] / n / 1000.0),
+                    n == 0 ? 0 : balancer.newidleCostMax[l] / 1000.0, n));
+        }
+        Report.SchedulerReport sr = new Report.SchedulerReport(contextSwitches, migrations, wakeups,
+                balancer.loadBalances, balancer.newidleBalances, overheadPct, balancer.tasksMoved,
+                balancer.activeBalances, placement.idleScans, placement.cpusScanned, balancer.serializeAttempts,
+                round3(100.0 * balancer.serializeNs / ((double) span * ncpu)), costs);
         return new Report(now / 1000, events, cg, wl, cr, sr);
     }
 

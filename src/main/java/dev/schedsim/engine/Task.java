@@ -46,6 +46,23 @@ final class Task {
     /** The task was parked while throttled and must re-run its pick checks. */
     boolean throttlePending;
 
+    /** PELT of this task (util_avg, load_avg). */
+    final Pelt pelt = new Pelt();
+    /** When it last stopped running (se.exec_start for task_hot()). */
+    long lastRanNs = Long.MIN_VALUE / 2;
+    /** rq->cfs_tasks: most recently run at the head. */
+    Task lruPrev;
+    Task lruNext;
+    boolean onLru;
+    /** Cache model: the CPU whose caches hold its data, and that CPU's touch counter when it left. */
+    int cacheCpu = -1;
+    long cacheMark;
+    /** SIS_CACHE: last_dequeue_time / last_dequeue_cpu / avg_hot_dur. */
+    long lastDequeueTime;
+    int lastDequeueCpu = -1;
+    long avgHotDur;
+
+    long cacheStallNs;
     long cpuNs;
     long workDoneNs;
     long contextSwitches;

@@ -141,6 +141,21 @@ final class ResultDocument {
         s.put("loadBalances", sr.loadBalances());
         s.put("newidleBalances", sr.newidleBalances());
         s.set("overheadPct", num(sr.overheadPct()));
+        s.put("tasksMoved", sr.tasksMoved());
+        s.put("activeBalances", sr.activeBalances());
+        s.put("idleScans", sr.idleScans());
+        s.put("cpusScanned", sr.cpusScanned());
+        s.put("serializeAttempts", sr.serializeAttempts());
+        s.set("serializePct", num(sr.serializePct()));
+        ArrayNode costs = s.putArray("newidleCostUs");
+        for (Report.LevelCost lc : sr.newidleCost()) {
+            ObjectNode cn = costs.addObject();
+            cn.put("level", lc.level());
+            cn.set("min", num(lc.minUs()));
+            cn.set("avg", num(lc.avgUs()));
+            cn.set("max", num(lc.maxUs()));
+            cn.put("samples", lc.samples());
+        }
         return n;
     }
 

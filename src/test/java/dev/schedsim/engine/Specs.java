@@ -29,6 +29,20 @@ final class Specs {
         return TopologyPresets.byName(name).spec();
     }
 
+    /**
+     * The same machine without scheduler overheads or cache refill costs (idle-state exit latencies kept), for
+     * tests of mechanisms whose expected values the overhead model would blur.
+     */
+    static TopologySpec frictionless(TopologySpec t) {
+        dev.schedsim.engine.topology.HardwareModel d = t.hardware();
+        dev.schedsim.engine.topology.HardwareModel hw = new dev.schedsim.engine.topology.HardwareModel(
+                d.smtThroughput(), new long[] {0, 0, 0, 0}, d.shallowIdleExitNs(), d.deepIdleExitNs(),
+                d.deepIdleResidencyNs(), d.coreIdleWatts(), d.deepIdleWatts(), d.coreBusyWatts(), d.smtThreadWatts(),
+                0, 0, 0, 0, 0, 0, 0, 0);
+        return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
+                t.threadsPerCore(), t.llcCores(), hw);
+    }
+
     static EngineSpec spec(TopologySpec topo, KernelConfig k, List<CgroupSpec> cgroups, List<WorkloadSpec> w,
                            long durationUs) {
         List<CgroupSpec> all = new ArrayList<>();

@@ -25,7 +25,7 @@ class WorkloadTests {
     }
 
     static Report runAlone(WorkloadSpec w, long durationUs) {
-        return Specs.run(Specs.spec(Specs.preset("validation-2c"), Specs.kernel("6.18"), List.of(), List.of(w),
+        return Specs.run(Specs.spec(Specs.frictionless(Specs.preset("validation-2c")), Specs.kernel("6.18"), List.of(), List.of(w),
                 durationUs), 1);
     }
 
@@ -111,7 +111,7 @@ class WorkloadTests {
     @Test
     void anEndlessWorkloadKeepsTheRunGoing() {
         long durationUs = 300_000;
-        Report r = Specs.run(Specs.spec(Specs.preset("validation-2c"), Specs.kernel("6.18"), List.of(),
+        Report r = Specs.run(Specs.spec(Specs.frictionless(Specs.preset("validation-2c")), Specs.kernel("6.18"), List.of(),
                 List.of(WorkloadSpec.cpuBound("finite", "/", 1, 10_000), WorkloadSpec.cpuBound("endless", "/", 1, 0)),
                 durationUs), 1);
         assertEquals(durationUs, r.simulatedUs());
@@ -171,7 +171,7 @@ class WorkloadTests {
     @Test
     void schbenchServesRequestsAndRecordsLatency() {
         long requestUs = 100;
-        Report r = Specs.run(Specs.spec(Specs.preset("desktop-8c-smt2"), Specs.kernel("6.18"), List.of(),
+        Report r = Specs.run(Specs.spec(Specs.frictionless(Specs.preset("desktop-8c-smt2")), Specs.kernel("6.18"), List.of(),
                 List.of(TestWorkloads.schbench("s", "/", 2, 4, requestUs, 0)), 200_000), 1);
         Report.WorkloadReport w = Specs.workload(r, "s");
         assertTrue(w.throughputPerSec() > 0, "requests served");
