@@ -71,6 +71,8 @@ final class LoadBalancer {
     private long nohzNextBalance;
     /** CPUs with more than one runnable task: rd->overloaded. */
     int overloadedCpus;
+    /** Per LLC: sd_llc_shared->nr_busy_cpus. */
+    final int[] llcBusy;
 
     // Recent touches of the serialization flag's cache line (a ring of times and sockets).
     private final long[] casTime = new long[64];
@@ -134,6 +136,12 @@ final class LoadBalancer {
             maxIdleBalanceCost[c] = MIGRATION_COST;
         }
         nrIdleScan = new int[topo.llcCount()];
+        llcBusy = new int[topo.llcCount()];
+        for (int llc = 0; llc < nrIdleScan.length; llc++) {
+            // The value for an idle LLC: a freshly booted machine has had time to compute it before a
+            // workload starts (the kernel's sd_llc_shared starts at 0 until the first LLC balance).
+            nrIdleScan[llc] = topo.llcSpan(firstCpuOfLlc(llc)).length;
+        }
         newidleCostMin = new long[nl];
         newidleCostMax = new long[nl];
         newidleCostSum = new double[nl];
@@ -152,6 +160,15 @@ final class LoadBalancer {
         groupStamp = new int[n];
         groupOfSpan = new int[n];
         java.util.Arrays.fill(casTime, Long.MIN_VALUE / 2);
+    }
+
+    private int firstCpuOfLlc(int llc) {
+        for (int c = 0; c < sim.ncpu; c++) {
+            if (topo.llcOf(c) == llc) {
+                return c;
+            }
+        }
+        throw new IllegalStateException("empty LLC " + llc);
     }
 
     private long jiffies() {
@@ -189,8 +206,9 @@ final class LoadBalancer {
         if (j >= nextBalance[cpu.id]) {
             balanceDomains(cpu.id, CPU_NOT_IDLE);
         }
-        // nohz_balancer_kick(): a busy CPU with work to spare kicks an idle CPU to balance for the idle ones.
-        if (cpu.nrRunning >= 2 && j >= nohzNextBalance) {
+        // nohz_balancer_kick(): a busy CPU with work to spare, or in an LLC with more than one busy CPU,
+        // kicks an idle CPU to balance on behalf of the idle ones.
+        if (j >= nohzNextBalance && (cpu.nrRunning >= 2 || llcBusy[topo.llcOf(cpu.id)] > 1)) {
             nohzIdleBalance(cpu.id);
         }
     }
@@ -469,8 +487,8 @@ final class LoadBalancer {
                 gWeight[g] = 0;
             }
             groupOf[i] = g;
+            // Remote CPUs' averages are read as last updated, as the kernel reads them.
             Cpu rq = sim.cpus[c];
-            sim.updateCpuPelt(rq);
             gLoad[g] += rq.pelt.loadAvg;
             long util = Math.min(rq.pelt.utilAvg, 1024);
             gUtil[g] += util;

@@ -301,8 +301,19 @@ final class Placement {
                 continue;
             }
             if (hasIdleCore) {
-                // select_idle_core(): the whole core must be idle; remember the first idle CPU.
+                // select_idle_core(): the whole core must be idle; remember the first idle CPU. With
+                // SIS_CACHE a cache-hot idle CPU is neither taken nor remembered (cache_hot_cpu()).
                 scanned++;
+                boolean hot = sisCache && idle(c) && sim.now < sim.cpus[c].cacheHotTimeout;
+                if (hot) {
+                    if (firstHot < 0) {
+                        firstHot = c;
+                    }
+                    if (++hotSeen >= hotLimit) {
+                        break;
+                    }
+                    continue;
+                }
                 if (coreIdle(topo.coreOf(c))) {
                     found = c;
                 } else if (fallbackIdle < 0 && idle(c)) {
@@ -339,7 +350,7 @@ final class Placement {
             return found;
         }
         if (hasIdleCore) {
-            return fallbackIdle;
+            return fallbackIdle >= 0 ? fallbackIdle : firstHot;
         }
         return firstHot;
     }

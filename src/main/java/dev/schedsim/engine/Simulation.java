@@ -87,6 +87,7 @@ final class Simulation {
     private int finiteLeft;
     private boolean allFinite;
 
+    static final long[] DEBUG_MIG = new long[4];
     long contextSwitches;
     long migrations;
     long wakeups;
@@ -466,6 +467,7 @@ final class Simulation {
         if (!cpu.busy) {
             cpu.busy = true;
             cpu.lastBusyStart = now;
+            balancer.llcBusy[topo.llcOf(cpu.id)]++;
             setCoreBusy(cpu.core, coreBusy[cpu.core] + 1);
         }
         boolean switched = cpu.lastRan != next;
@@ -496,6 +498,7 @@ final class Simulation {
             balancer.idleStamp[cpu.id] = now;
         }
         cpu.busy = false;
+        balancer.llcBusy[topo.llcOf(cpu.id)]--;
         queue.cancel(slotTick + cpu.id);
         queue.cancel(slotRunEnd + cpu.id);
         cpu.busyNs += now - cpu.lastBusyStart;
@@ -1178,6 +1181,7 @@ final class Simulation {
         if (cpu != p.cpu) {
             p.migrations++;
             migrations++;
+            DEBUG_MIG[topo.distance(p.cpu, cpu)]++;
         }
         p.state = Task.RUNNABLE;
         p.wakeTime = now;
