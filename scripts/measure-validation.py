@@ -29,6 +29,8 @@ CASES = [
     ("parent-child", 40000, 100000, 0, 3, 3000, 2000, 3000, 60000),
     # burst with bursty load: two threads in step, 40 ms of demand every 200 ms against 30 ms + 30 ms burst
     ("burst-bursty", 30000, 100000, 30000, 2, 20000, 180000, 3000, -1),
+    # burst with a load whose demand per period varies around the quota (runs of 12 ms every 75 ms)
+    ("burst-steady", 20000, 100000, 20000, 1, 12000, 63000, 3000, -1),
     # a short period below the bandwidth slice
     ("short-period", 2000, 5000, 0, 1, 0, 0, 3000, -1),
     # many threads with a small quota

@@ -33,7 +33,7 @@ public record SimulationRequest(String name, TopologyRequest topology, KernelReq
                                   Double deepIdleWatts, Double coreBusyWatts, Double smtThreadWatts,
                                   Long contextSwitchNs, Long updateCurrNs, Long bandwidthHookNs,
                                   Long idleScanPerCpuNs, Long balancePerCpuNs, Long blockedAveragesPerCfsRqNs,
-                                  Long casBaseNs, Long casPerContenderNs) {
+                                  Long casBaseNs, Long casPerContenderNs, Long wakeKernelNs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

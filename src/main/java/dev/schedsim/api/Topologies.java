@@ -138,7 +138,7 @@ class Topologies {
             {"updateCurrNs", h.updateCurrNs()}, {"bandwidthHookNs", h.bandwidthHookNs()},
             {"idleScanPerCpuNs", h.idleScanPerCpuNs()}, {"balancePerCpuNs", h.balancePerCpuNs()},
             {"blockedAveragesPerCfsRqNs", h.blockedAveragesPerCfsRqNs()}, {"casBaseNs", h.casBaseNs()},
-            {"casPerContenderNs", h.casPerContenderNs()}};
+            {"casPerContenderNs", h.casPerContenderNs()}, {"wakeKernelNs", h.wakeKernelNs()}};
         for (Object[] f : nonNegative) {
             if (f[1] != null && ((Number) f[1]).doubleValue() < 0) {
                 v.add(prefix + "." + f[0], "must be >= 0");
@@ -168,7 +168,7 @@ class Topologies {
                 or(h.updateCurrNs(), d.updateCurrNs()), or(h.bandwidthHookNs(), d.bandwidthHookNs()),
                 or(h.idleScanPerCpuNs(), d.idleScanPerCpuNs()), or(h.balancePerCpuNs(), d.balancePerCpuNs()),
                 or(h.blockedAveragesPerCfsRqNs(), d.blockedAveragesPerCfsRqNs()), or(h.casBaseNs(), d.casBaseNs()),
-                or(h.casPerContenderNs(), d.casPerContenderNs()));
+                or(h.casPerContenderNs(), d.casPerContenderNs()), or(h.wakeKernelNs(), d.wakeKernelNs()));
     }
 
     private static long or(Long v, long d) {

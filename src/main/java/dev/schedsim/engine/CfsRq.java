@@ -73,6 +73,17 @@ final class CfsRq {
         limbo[nLimbo++] = t;
     }
 
+    /** Takes a task off the limbo list (it exits while parked). */
+    void unpark(Task t) {
+        for (int i = 0; i < nLimbo; i++) {
+            if (limbo[i] == t) {
+                System.arraycopy(limbo, i + 1, limbo, i, nLimbo - i - 1);
+                limbo[--nLimbo] = null;
+                return;
+            }
+        }
+    }
+
     boolean isRoot() {
         return parent == null;
     }

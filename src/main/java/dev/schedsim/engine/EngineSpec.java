@@ -22,10 +22,23 @@ import java.util.Set;
  * @param workloads  the workloads
  * @param durationUs simulated time
  * @param trace      record a bounded run trace (Chrome trace events)
+ * @param startUs    when the workloads' threads start (cgroups are configured at 0), like a benchmark that
+ *                   starts a little after its cgroup was written
+ * @param stopUs     when every thread exits (0 = they run until they finish or the run ends), like a
+ *                   benchmark that stops itself before its statistics are read
  */
 public record EngineSpec(TopologySpec topology, KernelConfig kernel, List<CgroupSpec> cgroups,
-                         List<WorkloadSpec> workloads, long durationUs, boolean trace) {
+                         List<WorkloadSpec> workloads, long durationUs, boolean trace, long startUs, long stopUs) {
+    /** Workloads start at 0 and run to the end. */
+    public EngineSpec(TopologySpec topology, KernelConfig kernel, List<CgroupSpec> cgroups,
+                      List<WorkloadSpec> workloads, long durationUs, boolean trace) {
+        this(topology, kernel, cgroups, workloads, durationUs, trace, 0, 0);
+    }
+
     public EngineSpec {
+        if (startUs < 0 || stopUs < 0 || (stopUs > 0 && stopUs <= startUs)) {
+            throw new IllegalArgumentException("need 0 <= startUs < stopUs (or stopUs = 0)");
+        }
         cgroups = List.copyOf(cgroups);
         workloads = List.copyOf(workloads);
         if (durationUs <= 0) {

@@ -79,6 +79,7 @@ final class Simulation {
     private final int slotIdleExit;
     private final int slotTask;
     final int slotGroup;
+    private final int slotStop;
     private final int slotEnd;
 
     private final int[] resched;
@@ -125,7 +126,8 @@ final class Simulation {
         slotIdleExit = 2 * ncpu;
         slotTask = 3 * ncpu;
         slotGroup = slotTask + threads;
-        slotEnd = slotGroup + 2 * ngroups;
+        slotStop = slotGroup + 2 * ngroups;
+        slotEnd = slotStop + 1;
         queue = new EventQueue(slotEnd + 1);
         resched = new int[ncpu];
         idleExitDone = new boolean[ncpu];
@@ -220,6 +222,8 @@ final class Simulation {
                     if (a != WorkloadRun.BLOCK) {
                         throw new IllegalStateException("blocked-start task must block");
                     }
+                } else if (spec.startUs() > 0) {
+                    queue.arm(slotTask + task.id, spec.startUs() * 1000, PRIO_TASK);
                 } else {
                     start(task, cpu);
                 }
@@ -227,6 +231,9 @@ final class Simulation {
         }
         processResched();
         queue.arm(slotEnd, endNs, PRIO_END);
+        if (spec.stopUs() > 0 && spec.stopUs() * 1000 < endNs) {
+            queue.arm(slotStop, spec.stopUs() * 1000, PRIO_TASK);
+        }
         while (!queue.isEmpty()) {
             int slot = queue.peek();
             long t = queue.when(slot);
@@ -267,7 +274,11 @@ final class Simulation {
             Task task = tasks[slot - slotTask];
             if (task.state == Task.SLEEPING) {
                 wakeTask(task, task.cpu, false);
+            } else if (task.state == Task.NEW) {
+                start(task, task.cpu);
             }
+        } else if (slot == slotStop) {
+            stopAll();
         } else {
             int g = (slot - slotGroup) >> 1;
             if (((slot - slotGroup) & 1) == 0) {
@@ -469,6 +480,11 @@ final class Simulation {
             cpu.lastBusyStart = now;
             balancer.llcBusy[topo.llcOf(cpu.id)]++;
             setCoreBusy(cpu.core, coreBusy[cpu.core] + 1);
+        }
+        if (next.wakeTime >= 0) {
+            // The kernel side of the sleep and the wakeup, in the task's own time.
+            updateWork(cpu);
+            cpu.overheadDebt += hw.wakeKernelNs();
         }
         boolean switched = cpu.lastRan != next;
         cpu.lastRan = next;
@@ -1090,6 +1106,44 @@ final class Simulation {
 
     // ------------------------------------------------------------------------------------------------
     // Tasks: start, segments, wakeups
+
+    /** Every thread exits now (EngineSpec.stopUs): running ones leave their CPU, queued ones their queue. */
+    private void stopAll() {
+        for (Task p : tasks) {
+            switch (p.state) {
+                case Task.RUNNING: {
+                    Cpu cpu = cpus[p.cpu];
+                    updateCurr(cpu);
+                    updateWork(cpu);
+                    p.lastRanNs = now;
+                    leaveCache(cpu, p);
+                    dequeueTask(p, true);
+                    clearCurr(p);
+                    cpu.curr = null;
+                    p.contextSwitches++;
+                    contextSwitches++;
+                    queue.cancel(slotRunEnd + cpu.id);
+                    handleStop(p, WorkloadRun.EXIT, cpu.id);
+                    resched(cpu);
+                    break;
+                }
+                case Task.RUNNABLE:
+                    dequeueTask(p, true);
+                    handleStop(p, WorkloadRun.EXIT, p.cpu);
+                    break;
+                case Task.THROTTLED:
+                    p.se.cfsRq.unpark(p);
+                    handleStop(p, WorkloadRun.EXIT, p.cpu);
+                    break;
+                case Task.DONE:
+                    break;
+                default:
+                    queue.cancel(slotTask + p.id);
+                    handleStop(p, WorkloadRun.EXIT, p.cpu);
+                    break;
+            }
+        }
+    }
 
     /** A task created at time 0: wake_up_new_task() on the fork-balanced CPU. */
     private void start(Task p, int cpu) {

@@ -38,7 +38,7 @@ final class Specs {
         dev.schedsim.engine.topology.HardwareModel hw = new dev.schedsim.engine.topology.HardwareModel(
                 d.smtThroughput(), new long[] {0, 0, 0, 0}, d.shallowIdleExitNs(), d.deepIdleExitNs(),
                 d.deepIdleResidencyNs(), d.coreIdleWatts(), d.deepIdleWatts(), d.coreBusyWatts(), d.smtThreadWatts(),
-                0, 0, 0, 0, 0, 0, 0, 0);
+                0, 0, 0, 0, 0, 0, 0, 0, 0);
         return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
                 t.threadsPerCore(), t.llcCores(), hw);
     }

@@ -18,7 +18,10 @@ package dev.schedsim.engine.topology;
  * <p><b>Power</b> (per core): idle and busy watts, plus {@code smtThreadWatts} for each busy thread beyond
  * the first and {@code deepIdleWatts} for a core whose threads are all in the deep state.
  *
- * <p><b>Overheads</b> charged as CPU time where the kernel does the work.
+ * <p><b>Overheads</b> charged as CPU time where the kernel does the work. {@code wakeKernelNs} is the kernel
+ * time a task spends around each sleep and wakeup (system call entry and exit, timer programming, the
+ * wakeup path; on a virtual machine the exits for timers and IPIs): CPU time of the task that does no
+ * work of its own.
  */
 public record HardwareModel(
         double[] smtThroughput,
@@ -37,7 +40,8 @@ public record HardwareModel(
         long balancePerCpuNs,
         long blockedAveragesPerCfsRqNs,
         long casBaseNs,
-        long casPerContenderNs) {
+        long casPerContenderNs,
+        long wakeKernelNs) {
 
     /** Default SMT throughput curves of engine-model.md §2 (assumptions, overridable). */
     public static double[] defaultSmtCurve(int threadsPerCore) {
@@ -67,7 +71,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 40, 200, 60, 120);
+                2_000, 50, 30, 15, 40, 200, 60, 120, 5_000);
     }
 
     public HardwareModel {
@@ -97,6 +101,14 @@ public record HardwareModel(
     @Override
     public long[] cacheRefillNsPerKb() {
         return cacheRefillNsPerKb.clone();
+    }
+
+    /** The same model with another kernel time per sleep/wakeup. */
+    public HardwareModel withWakeKernelNs(long ns) {
+        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
+                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
+                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
+                casBaseNs, casPerContenderNs, ns);
     }
 
     /** T(k) for k busy threads (k ≥ 1). */
