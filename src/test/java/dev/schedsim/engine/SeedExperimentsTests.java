@@ -1,0 +1,155 @@
+package dev.schedsim.engine;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.schedsim.engine.bandwidth.CgroupSpec;
+import dev.schedsim.engine.kernel.Feature;
+import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.engine.workload.WorkloadType;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The seeds' experiments at the engine level (scenarios.md): the same spec and seeds with the seed's feature
+ * off and on; each test asserts the published direction and the band of scenarios.md. Nothing here scales
+ * a result: the feature switches the kernel behaviour the patch changes and the effect comes out of the
+ * modelled machine.
+ */
+class SeedExperimentsTests {
+
+    private static Map<Feature, Boolean> with(Feature f, boolean on) {
+        Map<Feature, Boolean> m = new EnumMap<>(Feature.class);
+        m.put(f, on);
+        return m;
+    }
+
+    /**
+     * Seed 000: two groups at 25 % of a POWER10 SMT8 machine, 32 threads each with fixed work. With aligned
+     * period timers both groups run in the same part of every period and share cores 8 threads deep; with
+     * interleaved timers their windows overlap less, each thread gets a less crowded core (SMT throughput
+     * curve), so the same work completes sooner — and the cores are busy longer, so power rises.
+     */
+    @Test
+    void seed000InterleavedTimersFinishTwoGroupsSoonerAtHigherPower() {
+        double[][] twoGroups = run000(2);
+        double[][] oneGroup = run000(1);
+        double change2 = (twoGroups[1][0] - twoGroups[0][0]) / twoGroups[0][0] * 100;
+        double change1 = (oneGroup[1][0] - oneGroup[0][0]) / oneGroup[0][0] * 100;
+        System.out.printf("seed 000: 2 groups %.2f s -> %.2f s (%.1f %%), power %.1f W -> %.1f W; "
+                + "1 group %.2f s -> %.2f s (%.1f %%)%n", twoGroups[0][0], twoGroups[1][0], change2, twoGroups[0][1],
+                twoGroups[1][1], oneGroup[0][0], oneGroup[1][0], change1);
+        assertTrue(change2 <= -5 && change2 >= -35, "2-group completion change " + change2 + " % outside -35..-5");
+        assertTrue(Math.abs(change1) <= 3, "1-group completion change " + change1 + " % outside ±3");
+        assertTrue(twoGroups[1][1] > twoGroups[0][1], "power higher with interleave");
+    }
+
+    /** Mean completion (s) and power (W) over seeds 1–2, interleave off [0] and on [1]. */
+    private static double[][] run000(int groups) {
+        double[][] out = new double[2][2];
+        for (int i = 0; i < 2; i++) {
+            List<CgroupSpec> cg = new ArrayList<>();
+            List<WorkloadSpec> w = new ArrayList<>();
+            for (int g = 0; g < groups; g++) {
+                cg.add(new CgroupSpec("/g" + g, 1_600_000, 100_000, 0, 100));
+                w.add(WorkloadSpec.cpuBound("stress" + g, "/g" + g, 32, 8_400_000));
+            }
+            for (long seed = 1; seed <= 2; seed++) {
+                Report r = Specs.run(Specs.spec(Specs.preset("power10-8c-smt8"),
+                        Specs.kernel("6.18", 250, with(Feature.BANDWIDTH_TIMER_INTERLEAVE, i == 1)), cg, w, 90_000_000),
+                        seed);
+                long last = r.workloads().stream().mapToLong(Report.WorkloadReport::completionUs).max().orElseThrow();
+                assertTrue(last > 0, "every group finished");
+                out[i][0] += last / 1e6 / 2;
+                out[i][1] += r.cpus().avgPowerWatts() / 2;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Seed 001 patch 3: nested groups throttle often on a 16-CPU machine. In the cfs_rq throttle model (6.1)
+     * throttling happens in put_prev_task(); before the patch the throttled tasks still counted in
+     * nr_running at that point, so schedule() did not newidle-balance and the CPU stayed idle until a periodic
+     * balance. With THROTTLE_IDLE_BALANCE the CPU pulls runnable work from other CPUs at once.
+     */
+    @Test
+    void seed001ThrottleIdleBalanceCutsIdleTime() {
+        double[] idle = new double[2];
+        for (int i = 0; i < 2; i++) {
+            List<CgroupSpec> cg = new ArrayList<>();
+            cg.add(CgroupSpec.unlimited("/l1", 100));
+            cg.add(CgroupSpec.unlimited("/l1/l2", 100));
+            cg.add(CgroupSpec.unlimited("/l1/l2/l3", 100));
+            List<WorkloadSpec> w = new ArrayList<>();
+            int[] threads = {2, 2, 4, 8, 16};
+            for (int g = 0; g < threads.length; g++) {
+                String path = "/l1/l2/l3/g" + g;
+                cg.add(new CgroupSpec(path, threads[g] * 50_000L, 100_000, 0, 100));
+                w.add(WorkloadSpec.cpuBound("w" + g, path, threads[g], 0));
+            }
+            Report r = Specs.run(Specs.spec(Specs.preset("xeon-2s-4c-smt2"),
+                    Specs.kernel("6.1", 250, with(Feature.THROTTLE_IDLE_BALANCE, i == 1)), cg, w, 5_000_000), 1);
+            idle[i] = r.cpus().idlePct();
+        }
+        System.out.printf("seed 001: idle %.2f %% -> %.2f %%%n", idle[0], idle[1]);
+        assertTrue(idle[1] <= idle[0] * 0.7, "at least 30 % fewer idle cycles: " + idle[0] + " -> " + idle[1]);
+    }
+
+    /**
+     * Seed 002: request-response pairs with a tbench-like footprint on a 240-CPU Sapphire Rapids, with some
+     * background wakers. Without SIS_CACHE a wakee whose previous CPU is busy takes the first idle CPU, often
+     * one a short sleeper just left, which then has to move in turn (a chain of migrations, each paying a
+     * cache refill). SIS_CACHE skips idle CPUs that are cache-hot for a short sleeper, so fewer tasks move.
+     */
+    @Test
+    void seed002SisCacheMovesFewerTasksAndServesMoreAtLowAndMediumLoad() {
+        for (int pairs : new int[] {30, 60}) {
+            double[] tput = new double[2];
+            long[] mig = new long[2];
+            for (int i = 0; i < 2; i++) {
+                WorkloadSpec rr = new WorkloadSpec("rr", "/", WorkloadType.REQUEST_RESPONSE, 0, 0, null, 0, 0, 0, 0,
+                        pairs, 15, 5, 0, 0, 0, 0, 0, 0, 0, 0, null, 2048);
+                WorkloadSpec noise = WorkloadSpec.periodic("noise", "/", 40, 30, 600, 80);
+                Report r = Specs.run(Specs.spec(Specs.preset("spr-2s-60c-smt2"),
+                        Specs.kernel("6.18", 250, with(Feature.SIS_CACHE, i == 1)), List.of(), List.of(rr, noise), 200_000), 1);
+                Report.WorkloadReport w = Specs.workload(r, "rr");
+                tput[i] = w.throughputPerSec();
+                mig[i] = w.migrations();
+            }
+            System.out.printf("seed 002: %d pairs: throughput %.0f -> %.0f /s (%+.1f %%), migrations %d -> %d%n", pairs,
+                    tput[0], tput[1], (tput[1] - tput[0]) / tput[0] * 100, mig[0], mig[1]);
+            assertTrue(tput[1] > tput[0], pairs + " pairs: throughput higher with SIS_CACHE");
+            assertTrue(mig[1] < mig[0], pairs + " pairs: fewer migrations with SIS_CACHE");
+        }
+    }
+
+    /**
+     * Seed 004: an OLTP-like mix keeps a 480-CPU, 2-socket machine busy. Up to 6.18 every visit of an
+     * SD_SERIALIZE (NUMA) level takes the machine-wide sched_balance_running flag with a compare-and-swap
+     * before checking whether the level is due; the cache line bounces between the CPUs that do it. With
+     * BALANCE_DUE_BEFORE_SERIALIZE only CPUs whose NUMA level is due contend, which is rare.
+     */
+    @Test
+    void seed004CheckingDueFirstCutsSerializationCost() {
+        double[] pct = new double[2];
+        long[] attempts = new long[2];
+        double[] tput = new double[2];
+        for (int i = 0; i < 2; i++) {
+            List<WorkloadSpec> w = List.of(WorkloadSpec.requestResponse("oltp", "/", 400, 60, 30),
+                    WorkloadSpec.periodic("bg", "/", 200, 300, 200, 30));
+            Report r = Specs.run(Specs.spec(Specs.preset("gnr-2s-snc3-smt2"),
+                    Specs.kernel("6.18", 250, with(Feature.BALANCE_DUE_BEFORE_SERIALIZE, i == 1)), List.of(), w, 300_000), 1);
+            pct[i] = r.scheduler().serializePct();
+            attempts[i] = r.scheduler().serializeAttempts();
+            tput[i] = Specs.workload(r, "oltp").throughputPerSec();
+        }
+        System.out.printf("seed 004: serialization %.4f %% -> %.4f %% of cycles (%d -> %d CAS), throughput %.0f -> %.0f /s%n",
+                pct[0], pct[1], attempts[0], attempts[1], tput[0], tput[1]);
+        assertTrue(attempts[1] * 10 < attempts[0], "more than 10x fewer compare-and-swaps");
+        assertTrue(pct[1] * 10 < pct[0], "more than 10x less of the cycles");
+        assertTrue(tput[1] > tput[0], "throughput rises");
+    }
+}
