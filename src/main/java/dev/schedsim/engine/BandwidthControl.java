@@ -397,6 +397,8 @@ final class BandwidthControl {
         q.throttled = false;
         b.removeThrottled(q);
         if (q.throttledClock != 0 || !taskThrottle) {
+            sim.recorder.add(sim.recorder.throttledNs[q.tg.index], q.throttledClock, sim.now);
+            sim.recorder.throttle(q.cpu, q.tg, q.throttledClock, sim.now);
             b.throttledTime += sim.now - q.throttledClock;
             q.throttledClock = 0;
         }

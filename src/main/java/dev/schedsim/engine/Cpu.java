@@ -24,6 +24,8 @@ final class Cpu {
     /** Counted busy (core SMT occupancy, busy time) from a switch-in until it goes idle. */
     boolean busy;
     long nextTick;
+    /** When the current task's run slice began (trace). */
+    long sliceStart;
     /** PELT of the root cfs_rq: load (its load.weight), runnable (h_nr_running), util (running). */
     final Pelt pelt = new Pelt();
     /** rq->cfs_tasks list ends. */

@@ -13,7 +13,39 @@ import java.util.List;
  * @param scheduler   scheduler activity
  */
 public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, List<WorkloadReport> workloads,
-                     CpuReport cpus, SchedulerReport scheduler) {
+                     CpuReport cpus, SchedulerReport scheduler, TimeSeries timeSeries, Trace trace) {
+
+    /**
+     * Series in buckets of {@code bucketUs}: the mean number of busy CPUs, and per cgroup the CPU time used
+     * and the throttled time (summed over CPUs, as throttled_usec) in each bucket, µs.
+     */
+    public record TimeSeries(long bucketUs, List<Double> busyCpus, List<CgroupSeries> cgroups) {
+        public TimeSeries {
+            busyCpus = List.copyOf(busyCpus);
+            cgroups = List.copyOf(cgroups);
+        }
+    }
+
+    public record CgroupSeries(String path, List<Long> usageUs, List<Long> throttledUs) {
+        public CgroupSeries {
+            usageUs = List.copyOf(usageUs);
+            throttledUs = List.copyOf(throttledUs);
+        }
+    }
+
+    /**
+     * One trace event: a task's run slice on a CPU ({@code kind} "run", {@code name} workload/task) or a
+     * cgroup's throttled interval on a CPU ({@code kind} "throttled"). Times in µs.
+     */
+    public record TraceEvent(String kind, int cpu, String name, String cgroup, long startUs, long durationUs) {
+    }
+
+    /** The recorded trace (only when the spec asked for one), bounded in size. */
+    public record Trace(List<TraceEvent> events, boolean truncated) {
+        public Trace {
+            events = List.copyOf(events);
+        }
+    }
 
     /** cgroup v2 cpu.stat with the kernel's semantics (kernel-facts §1.9). */
     public record CpuStat(long usageUsec, long nrPeriods, long nrThrottled, long throttledUsec, long nrBursts,

@@ -73,6 +73,7 @@ final class Simulation {
     final BandwidthControl bandwidth;
     final Placement placement;
     final LoadBalancer balancer;
+    final Recorder recorder;
 
     private final int slotTick;
     private final int slotRunEnd;
@@ -157,6 +158,7 @@ final class Simulation {
         bandwidth = new BandwidthControl(this);
         placement = new Placement(this);
         balancer = new LoadBalancer(this);
+        recorder = new Recorder(endNs, ngroups, spec.trace());
 
         tasks = new Task[threads];
         workloads = new WorkloadRun[spec.workloads().size()];
@@ -341,6 +343,7 @@ final class Simulation {
                 // throttle_cfs_rq_work(): the task reached its return to user in a throttled hierarchy.
                 park(prev);
                 prev.contextSwitches++;
+                recorder.slice(cpu.id, prev, cpu.sliceStart, now);
                 cpu.curr = null;
                 prev = null;
                 queue.cancel(slotRunEnd + cpu.id);
@@ -372,6 +375,7 @@ final class Simulation {
             if (prev != null) {
                 prev.contextSwitches++;
                 contextSwitches++;
+                recorder.slice(cpu.id, prev, cpu.sliceStart, now);
                 cpu.curr = null;
             }
             if (cpu.busy) {
@@ -382,6 +386,7 @@ final class Simulation {
         if (prev != next) {
             if (prev != null) {
                 prev.contextSwitches++;
+                recorder.slice(cpu.id, prev, cpu.sliceStart, now);
             }
             contextSwitches++;
         }
@@ -486,6 +491,9 @@ final class Simulation {
             updateWork(cpu);
             cpu.overheadDebt += hw.wakeKernelNs();
         }
+        if (cpu.curr != next) {
+            cpu.sliceStart = now;
+        }
         boolean switched = cpu.lastRan != next;
         cpu.lastRan = next;
         cpu.curr = next;
@@ -518,6 +526,7 @@ final class Simulation {
         queue.cancel(slotTick + cpu.id);
         queue.cancel(slotRunEnd + cpu.id);
         cpu.busyNs += now - cpu.lastBusyStart;
+        recorder.add(recorder.busyNs, cpu.lastBusyStart, now);
         cpu.idleSince = now;
         setCoreBusy(cpu.core, coreBusy[cpu.core] - 1);
     }
@@ -708,6 +717,7 @@ final class Simulation {
         p.lastRanNs = now;
         p.contextSwitches++;
         contextSwitches++;
+        recorder.slice(src.id, p, src.sliceStart, now);
         src.curr = null;
         queue.cancel(slotRunEnd + src.id);
         leaveCache(src, p);
@@ -796,6 +806,7 @@ final class Simulation {
         p.cpuNs += delta;
         for (TaskGroup g = p.group; g != null; g = g.parent) {
             g.usageNs += delta;
+            recorder.add(recorder.usageNs[g.index], now - delta, now);
         }
         bandwidthHooks(cpu, p.group.depth + 1);
         for (Entity se = p.se; se != null; se = se.parent) {
@@ -1119,6 +1130,7 @@ final class Simulation {
                     leaveCache(cpu, p);
                     dequeueTask(p, true);
                     clearCurr(p);
+                    recorder.slice(cpu.id, p, cpu.sliceStart, now);
                     cpu.curr = null;
                     p.contextSwitches++;
                     contextSwitches++;
@@ -1180,6 +1192,7 @@ final class Simulation {
         leaveCache(cpu, p);
         dequeueTask(p, true);
         clearCurr(p);
+        recorder.slice(cpu.id, p, cpu.sliceStart, now);
         cpu.curr = null;
         p.contextSwitches++;
         contextSwitches++;
@@ -1313,6 +1326,10 @@ final class Simulation {
             }
             if (cpu.busy) {
                 cpu.busyNs += now - cpu.lastBusyStart;
+                recorder.add(recorder.busyNs, cpu.lastBusyStart, now);
+            }
+            if (cpu.curr != null) {
+                recorder.slice(cpu.id, cpu.curr, cpu.sliceStart, now);
             }
         }
         for (int core = 0; core < coreBusy.length; core++) {
@@ -1389,7 +1406,8 @@ final class Simulation {
                 balancer.loadBalances, balancer.newidleBalances, overheadPct, balancer.tasksMoved,
                 balancer.activeBalances, placement.idleScans, placement.cpusScanned, balancer.serializeAttempts,
                 round3(100.0 * balancer.serializeNs / ((double) span * ncpu)), costs);
-        return new Report(now / 1000, events, cg, wl, cr, sr);
+        return new Report(now / 1000, events, cg, wl, cr, sr, recorder.timeSeries(groups, now),
+                spec.trace() ? new Report.Trace(recorder.events, recorder.truncated) : null);
     }
 
     private static double round3(double v) {
