@@ -26,6 +26,8 @@ final class Placement {
     /** SIS_PROP: sd_llc->avg_scan_cost per LLC. */
     private final long[] avgScanCost;
     private int scanCpu;
+    /** sd_llc_shared->has_idle_cores: a hint, set when a CPU goes idle on an idle core, cleared by a failed scan. */
+    private final boolean[] hasIdleCores;
     long idleScans;
     long cpusScanned;
 
@@ -35,6 +37,8 @@ final class Placement {
         this.sisUtil = sim.kernel.on(dev.schedsim.engine.kernel.Feature.SIS_UTIL);
         this.sisCache = sim.kernel.on(dev.schedsim.engine.kernel.Feature.SIS_CACHE);
         this.avgScanCost = new long[topo.llcCount()];
+        this.hasIdleCores = new boolean[topo.llcCount()];
+        java.util.Arrays.fill(hasIdleCores, true);
     }
 
     private boolean idle(int c) {
@@ -218,7 +222,7 @@ final class Placement {
         boolean smt = topo.threadsPerCore() > 1;
         boolean hasIdleCore = false;
         if (smt) {
-            hasIdleCore = llcHasIdleCore(target);
+            hasIdleCore = hasIdleCores[topo.llcOf(target)];
             if (!hasIdleCore && topo.sharesLlc(prev, target)) {
                 int i = selectIdleSmt(p, prev);
                 if (i >= 0) {
@@ -239,13 +243,11 @@ final class Placement {
         return true;
     }
 
-    private boolean llcHasIdleCore(int target) {
-        for (int c : topo.llcSpan(target)) {
-            if (topo.threadOf(c) == 0 && coreIdle(topo.coreOf(c))) {
-                return true;
-            }
+    /** __update_idle_core(): a CPU going idle on a core whose siblings are all idle sets the hint. */
+    void updateIdleCore(int cpu) {
+        if (topo.threadsPerCore() > 1 && coreIdle(topo.coreOf(cpu))) {
+            hasIdleCores[topo.llcOf(cpu)] = true;
         }
-        return false;
     }
 
     /** select_idle_smt(): an idle sibling of prev. */
@@ -350,6 +352,8 @@ final class Placement {
             return found;
         }
         if (hasIdleCore) {
+            // set_idle_cores(target, false): the hint was stale.
+            hasIdleCores[llc] = false;
             return fallbackIdle >= 0 ? fallbackIdle : firstHot;
         }
         return firstHot;

@@ -66,6 +66,7 @@ final class Simulation {
     final Cpu[] cpus;
     final int[] coreBusy;
     private final int[] rateOfK;
+    private final long[] refillNsPerKb;
     final TaskGroup[] groups;
     final Task[] tasks;
     final WorkloadRun[] workloads;
@@ -151,6 +152,7 @@ final class Simulation {
         coreSince = new long[topo.coreCount()];
         coreIdleFrom = new long[topo.coreCount()];
         int t = topo.threadsPerCore();
+        refillNsPerKb = hw.cacheRefillNsPerKb();
         rateOfK = new int[t + 1];
         for (int k = 1; k <= t; k++) {
             rateOfK[k] = (int) Math.round(hw.throughput(k) / k * 1024);
@@ -529,6 +531,7 @@ final class Simulation {
         recorder.add(recorder.busyNs, cpu.lastBusyStart, now);
         cpu.idleSince = now;
         setCoreBusy(cpu.core, coreBusy[cpu.core] - 1);
+        placement.updateIdleCore(cpu.id);
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -739,7 +742,7 @@ final class Simulation {
      */
     private void refillCache(Cpu cpu, Task p) {
         int fp = p.workload.spec.footprintKb();
-        long[] perKb = hw.cacheRefillNsPerKb();
+        long[] perKb = refillNsPerKb;
         long cost;
         if (p.cacheCpu < 0) {
             cost = fp * perKb[1];
