@@ -13,8 +13,9 @@ import org.HdrHistogram.Histogram;
  * (synchronous wakeups, netperf TCP_RR style), hackbench (senders write {@code loops} messages to each
  * receiver of their group), schbench (message threads wake their workers, which run {@code requestUs}),
  * trace (explicit run/sleep segments).
- * <p><b>Limitations:</b> pipe buffers are unbounded (hackbench senders never block on a full pipe); kernel
- * time spent in system calls is not modelled apart from the scheduler's own overheads.
+ * <p><b>Limitations:</b> a hackbench socket buffer holds a fixed number of messages
+ * ({@link #HACKBENCH_PIPE_MESSAGES}); kernel time in system calls is modelled only as the hardware model's
+ * time per sleep/wakeup.
  */
 final class WorkloadRun {
     static final int RUN = 0;
@@ -35,6 +36,13 @@ final class WorkloadRun {
     int live;
     long completionNs = -1;
     long units;
+    /**
+     * hackbench: messages a receiver's socket buffer holds before a sender's write() sleeps (an assumption
+     * standing for the socket buffer; hackbench's 100-byte messages in a small buffer).
+     */
+    static final int HACKBENCH_PIPE_MESSAGES = 16;
+    /** hackbench: senders sleeping on each receiver's full buffer. */
+    private java.util.ArrayDeque<Task>[] waiters;
     /** schbench: outstanding workers per message thread. */
     int[] outstanding;
 
@@ -228,8 +236,14 @@ final class WorkloadRun {
                 t.pc = 1;
                 return run(t, spec.messageUs() * 1000);
             }
-            int msg = (int) t.auxLong++;
+            int msg = (int) t.auxLong;
             Task r = tasks[group * perGroup + fds + (msg % fds)];
+            if (r.state != Task.BLOCKED && r.pendingWakes >= HACKBENCH_PIPE_MESSAGES) {
+                // The receiver's socket buffer is full: write() sleeps until it reads (pc stays 1: retry).
+                waitersOf(r).addLast(t);
+                return BLOCK;
+            }
+            t.auxLong++;
             sim.wakeTask(r, t.cpu, true);
             units++;
             t.pc = 0;
@@ -245,8 +259,25 @@ final class WorkloadRun {
             default:
                 t.auxLong++;
                 t.pc = 1;
+                // Reading made room: a sender blocked on this buffer continues.
+                java.util.ArrayDeque<Task> w = waiters == null ? null : waiters[t.aux];
+                if (w != null && !w.isEmpty()) {
+                    sim.wakeTask(w.pollFirst(), t.cpu, true);
+                }
                 return t.auxLong >= total ? EXIT : BLOCK;
         }
+    }
+
+    private java.util.ArrayDeque<Task> waitersOf(Task receiver) {
+        if (waiters == null) {
+            @SuppressWarnings("unchecked")
+            java.util.ArrayDeque<Task>[] w = new java.util.ArrayDeque[tasks.length];
+            waiters = w;
+        }
+        if (waiters[receiver.aux] == null) {
+            waiters[receiver.aux] = new java.util.ArrayDeque<>();
+        }
+        return waiters[receiver.aux];
     }
 
     private int schbench(Simulation sim, Task t) {
