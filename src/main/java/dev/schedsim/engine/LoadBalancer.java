@@ -100,10 +100,11 @@ final class LoadBalancer {
     private final int[] gWeight;
     private final int[] gType;
     private final Task[] detached;
-    private final int[] groupIdx;
-    private final int[] groupStamp;
-    private final int[] groupOfSpan;
-    private int stamp;
+    /** Per level and span: the sched_group index of each position in the span, and the group count. */
+    private final int[][][] groupOfPos;
+    private final int[][] groupCount;
+    /** Per level and CPU: its position in its span. */
+    private final int[][] posInSpan;
 
     LoadBalancer(Simulation sim) {
         this.sim = sim;
@@ -156,9 +157,31 @@ final class LoadBalancer {
         gWeight = new int[maxGroups];
         gType = new int[maxGroups];
         detached = new Task[NR_MIGRATE + 1];
-        groupIdx = new int[n];
-        groupStamp = new int[n];
-        groupOfSpan = new int[n];
+        groupOfPos = new int[nl][][];
+        groupCount = new int[nl][];
+        posInSpan = new int[nl][n];
+        for (int l = 0; l < nl; l++) {
+            int[][] spans = levels.get(l).spans();
+            groupOfPos[l] = new int[spans.length][];
+            groupCount[l] = new int[spans.length];
+            for (int si = 0; si < spans.length; si++) {
+                int[] span = spans[si];
+                int[] gop = new int[span.length];
+                java.util.Map<Integer, Integer> idx = new java.util.HashMap<>();
+                for (int i = 0; i < span.length; i++) {
+                    int key = groupKey(l, span[i]);
+                    Integer g = idx.get(key);
+                    if (g == null) {
+                        g = idx.size();
+                        idx.put(key, g);
+                    }
+                    gop[i] = g;
+                    posInSpan[l][span[i]] = i;
+                }
+                groupOfPos[l][si] = gop;
+                groupCount[l][si] = idx.size();
+            }
+        }
         java.util.Arrays.fill(casTime, Long.MIN_VALUE / 2);
     }
 
@@ -442,9 +465,11 @@ final class LoadBalancer {
         } else {
             int first = -1;
             int firstIdle = -1;
-            int myGroup = groupKey(l, cpu);
-            for (int c : span) {
-                if (groupKey(l, c) != myGroup) {
+            int[] gop = groupOfPos[l][level.spanOf()[cpu]];
+            int myGroup = gop[posInSpan[l][cpu]];
+            for (int i = 0; i < span.length; i++) {
+                int c = span[i];
+                if (gop[i] != myGroup) {
                     continue;
                 }
                 if (first < 0) {
@@ -462,31 +487,24 @@ final class LoadBalancer {
         }
         sim.chargeOverhead(dst, hw.balancePerCpuNs() * span.length);
         // update_sd_lb_stats(): per group sums (groups indexed by the order they appear in the span).
-        int groups = 0;
-        int localGroup = -1;
-        int[] groupOf = groupOfSpan;
+        int si = level.spanOf()[cpu];
+        int[] groupOf = groupOfPos[l][si];
+        int groups = groupCount[l][si];
+        int localGroup = groupOf[posInSpan[l][cpu]];
         long totalLoad = 0;
         long totalCap = 0;
         long llcUtil = 0;
-        stamp++;
+        for (int g = 0; g < groups; g++) {
+            gLoad[g] = 0;
+            gUtil[g] = 0;
+            gRunnable[g] = 0;
+            gNr[g] = 0;
+            gIdle[g] = 0;
+            gWeight[g] = 0;
+        }
         for (int i = 0; i < span.length; i++) {
             int c = span[i];
-            int key = groupKey(l, c);
-            int g;
-            if (groupStamp[key] == stamp) {
-                g = groupIdx[key];
-            } else {
-                g = groups++;
-                groupStamp[key] = stamp;
-                groupIdx[key] = g;
-                gLoad[g] = 0;
-                gUtil[g] = 0;
-                gRunnable[g] = 0;
-                gNr[g] = 0;
-                gIdle[g] = 0;
-                gWeight[g] = 0;
-            }
-            groupOf[i] = g;
+            int g = groupOf[i];
             // Remote CPUs' averages are read as last updated, as the kernel reads them.
             Cpu rq = sim.cpus[c];
             gLoad[g] += rq.pelt.loadAvg;
@@ -497,9 +515,6 @@ final class LoadBalancer {
             gNr[g] += rq.nrRunning;
             gIdle[g] += rq.idle() ? 1 : 0;
             gWeight[g]++;
-            if (c == cpu) {
-                localGroup = g;
-            }
             totalLoad += rq.pelt.loadAvg;
             totalCap += 1024;
         }

@@ -28,6 +28,7 @@ final class Placement {
     private int scanCpu;
     /** sd_llc_shared->has_idle_cores: a hint, set when a CPU goes idle on an idle core, cleared by a failed scan. */
     private final boolean[] hasIdleCores;
+    private final int[] nodeSizes;
     long idleScans;
     long cpusScanned;
 
@@ -38,6 +39,10 @@ final class Placement {
         this.sisCache = sim.kernel.on(dev.schedsim.engine.kernel.Feature.SIS_CACHE);
         this.avgScanCost = new long[topo.llcCount()];
         this.hasIdleCores = new boolean[topo.llcCount()];
+        this.nodeSizes = new int[topo.spec().sockets() * topo.spec().numaNodesPerSocket()];
+        for (int c = 0; c < sim.ncpu; c++) {
+            nodeSizes[topo.nodeOf(c)]++;
+        }
         java.util.Arrays.fill(hasIdleCores, true);
     }
 
@@ -91,14 +96,7 @@ final class Placement {
     }
 
     private int nodeSize(int cpu) {
-        int node = topo.nodeOf(cpu);
-        int size = 0;
-        for (int c = 0; c < sim.ncpu; c++) {
-            if (topo.nodeOf(c) == node) {
-                size++;
-            }
-        }
-        return size;
+        return nodeSizes[topo.nodeOf(cpu)];
     }
 
     /** select_task_rq_fair() for a wakeup (SD_BALANCE_WAKE is never set, so always the fast path). */

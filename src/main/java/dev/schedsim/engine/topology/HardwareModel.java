@@ -18,7 +18,10 @@ package dev.schedsim.engine.topology;
  * <p><b>Power</b> (per core): idle and busy watts, plus {@code smtThreadWatts} for each busy thread beyond
  * the first and {@code deepIdleWatts} for a core whose threads are all in the deep state.
  *
- * <p><b>Overheads</b> charged as CPU time where the kernel does the work. {@code wakeKernelNs} is the kernel
+ * <p><b>Overheads</b> charged as CPU time where the kernel does the work. The balancing defaults (250 ns per
+ * CPU examined, 2 µs per cfs_rq in update_blocked_averages) put a newidle balance of a 112-CPU MC level
+ * near 30 µs and of a 224-CPU NUMA level near 55 µs, the order of seed 003's measured max_newidle_lb_cost
+ * (MC 7/49/398 µs, NUMA 10/45/158 µs on ThunderX2). {@code wakeKernelNs} is the kernel
  * time a task spends around each sleep and wakeup (system call entry and exit, timer programming, the
  * wakeup path; on a virtual machine the exits for timers and IPIs): CPU time of the task that does no
  * work of its own.
@@ -71,7 +74,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 40, 200, 60, 120, 5_000);
+                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000);
     }
 
     public HardwareModel {
