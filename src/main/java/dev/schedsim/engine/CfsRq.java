@@ -22,6 +22,11 @@ final class CfsRq {
     /** h_nr_running: tasks queued in this hierarchy. */
     int hNrRunning;
     long minVruntime;
+    /**
+     * avg_vruntime bookkeeping as the kernel keeps it: Σ w·(v − minVruntime) over the queued entities (curr
+     * included); the total weight is {@link #load}.
+     */
+    long sumWv;
     /** When this queue last became empty (update_blocked_averages' leaf list). */
     long lastActiveNs = Long.MIN_VALUE / 2;
 
@@ -48,6 +53,7 @@ final class CfsRq {
     }
 
     void add(Entity e) {
+        sumWv += e.weight * (e.vruntime - minVruntime);
         if (nr == queue.length) {
             queue = java.util.Arrays.copyOf(queue, nr * 2);
         }
@@ -56,6 +62,7 @@ final class CfsRq {
     }
 
     void remove(Entity e) {
+        sumWv -= e.weight * (e.vruntime - minVruntime);
         // Keep insertion order (deterministic scans): shift down.
         int i = e.index;
         System.arraycopy(queue, i + 1, queue, i, nr - i - 1);

@@ -44,35 +44,15 @@ final class Fair {
      * entity exactly at V is eligible; min_vruntime when the queue is empty.
      */
     static long avgVruntime(CfsRq q) {
-        int n = q.nr;
-        if (n == 0) {
+        if (q.nr == 0) {
             return q.minVruntime;
         }
-        Entity[] a = q.queue;
-        long base = a[0].vruntime;
-        long sum = 0;
-        long w = 0;
-        for (int i = 0; i < n; i++) {
-            Entity e = a[i];
-            sum += (e.vruntime - base) * e.weight;
-            w += e.weight;
-        }
-        return base + Math.floorDiv(sum, w);
+        return q.minVruntime + Math.floorDiv(q.sumWv, q.load);
     }
 
     /** entity_eligible(): Σ (v_j − v_i)·w_j ≥ 0, computed without division. */
     static boolean eligible(CfsRq q, Entity se) {
-        int n = q.nr;
-        Entity[] a = q.queue;
-        long sum = 0;
-        long w = 0;
-        long base = se.vruntime;
-        for (int i = 0; i < n; i++) {
-            Entity e = a[i];
-            sum += (e.vruntime - base) * e.weight;
-            w += e.weight;
-        }
-        return sum >= 0 || w == 0;
+        return q.load == 0 || (se.vruntime - q.minVruntime) * q.load <= q.sumWv;
     }
 
     /**
@@ -89,14 +69,9 @@ final class Fair {
         if (n == 1) {
             return a[0];
         }
-        long base = a[0].vruntime;
-        long sum = 0;
-        long w = 0;
-        for (int i = 0; i < n; i++) {
-            Entity e = a[i];
-            sum += (e.vruntime - base) * e.weight;
-            w += e.weight;
-        }
+        long base = q.minVruntime;
+        long sum = q.sumWv;
+        long w = q.load;
         Entity curr = q.curr;
         if (curr != null && (!curr.onRq || (curr.vruntime - base) * w > sum)) {
             curr = null;
@@ -158,6 +133,8 @@ final class Fair {
             min = Math.min(min, q.queue[i].vruntime);
         }
         if (min > q.minVruntime) {
+            // The sum is kept relative to min_vruntime: move its base with it.
+            q.sumWv -= q.load * (min - q.minVruntime);
             q.minVruntime = min;
         }
     }

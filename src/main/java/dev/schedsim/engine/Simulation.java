@@ -815,7 +815,11 @@ final class Simulation {
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             se.sumExec += delta;
-            se.vruntime += Fair.calcDelta(delta, se.weight);
+            long dv = Fair.calcDelta(delta, se.weight);
+            se.vruntime += dv;
+            if (se.onRq) {
+                q.sumWv += se.weight * dv;
+            }
             if (eevdf && se.vruntime >= se.deadline) {
                 // update_deadline()
                 se.deadline = se.vruntime + Fair.calcDelta(se.slice, se.weight);
@@ -910,8 +914,9 @@ final class Simulation {
         }
         if (se.onRq) {
             CfsRq q = se.cfsRq;
+            long v = eevdf ? Fair.avgVruntime(q) : 0;
+            q.sumWv -= old * (se.vruntime - q.minVruntime);
             if (eevdf) {
-                long v = Fair.avgVruntime(q);
                 long lag = v - se.vruntime;
                 long rel = se.deadline - se.vruntime;
                 se.vruntime = v - lag * old / w;
@@ -921,6 +926,7 @@ final class Simulation {
                 }
             }
             q.load += w - old;
+            q.sumWv += w * (se.vruntime - q.minVruntime);
             if (!q.tg.isRoot()) {
                 q.tg.totalLoad += w - old;
             }
