@@ -2,10 +2,12 @@
 # Engine speed of two revisions side by side, on the same machine in one run (the machines are shared and
 # noisy: compare the ratio, not the absolute numbers). Builds each revision's engine and benchmark
 # classes with javac (no Spring needed) and alternates their runs.
-# usage: scripts/bench-compare.sh OLD_REV [NEW_REV (default: the work tree)] [ROUNDS (default 5)]
+# usage: scripts/bench-compare.sh OLD_REV [NEW_REV (default: the work tree)] [ROUNDS (default 5)] [PRESET THREADS DURATION_US]
+#   (the optional machine needs QuickBench from 2026-11-29 or later in both revisions)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 old=$1 new=${2:-WORKTREE} rounds=${3:-5}
+shift $(( $# < 3 ? $# : 3 )); machine=("$@")
 hdr=$(find "${MAVEN_USER_HOME:-$HOME/.m2}/repository/org/hdrhistogram/HdrHistogram" -name 'HdrHistogram-*.jar' | sort | tail -n1)
 [ -n "$hdr" ] || { echo "HdrHistogram jar not found: run ./mvnw -q dependency:resolve first" >&2; exit 2; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -22,10 +24,10 @@ build() { # rev dir
   javac -nowarn -proc:none -d "$work/$2" -cp "$hdr" @"$work/$2.files"
 }
 build "$old" old; build "$new" new
-echo "old=$old new=$new rounds=$rounds (each: 5 runs of the 64-CPU 256-thread mix, 2 simulated s; best of the last 3)"
+echo "old=$old new=$new rounds=$rounds machine=${machine[*]:-64-CPU 256-thread mix, 2 s} (5 runs each; best of the last 3)"
 for i in $(seq 1 "$rounds"); do
   for v in old new; do
-    java -cp "$work/$v:$hdr" dev.schedsim.bench.QuickBench 5 | tail -n3 \
+    java -cp "$work/$v:$hdr" dev.schedsim.bench.QuickBench 5 "${machine[@]}" | tail -n3 \
       | awk -v v=$v '{if ($9+0 > best) best = $9+0} END {printf "%s %.3f\n", v, best}'
   done
 done | tee "$work/results"

@@ -73,6 +73,11 @@ final class LoadBalancer {
     int overloadedCpus;
     /** Per LLC: sd_llc_shared->nr_busy_cpus. */
     final int[] llcBusy;
+    /** Each CPU's root cfs_rq averages and nr_running, mirrored flat for the balance loops. */
+    final long[] cpuLoad;
+    final long[] cpuUtil;
+    final long[] cpuRunnable;
+    final int[] cpuNr;
 
     // Recent touches of the serialization flag's cache line (a ring of times and sockets).
     private final long[] casTime = new long[64];
@@ -136,6 +141,10 @@ final class LoadBalancer {
             avgIdle[c] = 2 * MIGRATION_COST;
             maxIdleBalanceCost[c] = MIGRATION_COST;
         }
+        cpuLoad = new long[n];
+        cpuUtil = new long[n];
+        cpuRunnable = new long[n];
+        cpuNr = new int[n];
         nrIdleScan = new int[topo.llcCount()];
         llcBusy = new int[topo.llcCount()];
         for (int llc = 0; llc < nrIdleScan.length; llc++) {
@@ -506,16 +515,19 @@ final class LoadBalancer {
             int c = span[i];
             int g = groupOf[i];
             // Remote CPUs' averages are read as last updated, as the kernel reads them.
-            Cpu rq = sim.cpus[c];
-            gLoad[g] += rq.pelt.loadAvg;
-            long util = Math.min(rq.pelt.utilAvg, 1024);
+            long load = cpuLoad[c];
+            gLoad[g] += load;
+            long util = Math.min(cpuUtil[c], 1024);
             gUtil[g] += util;
             llcUtil += util;
-            gRunnable[g] += rq.pelt.runnableAvg;
-            gNr[g] += rq.nrRunning;
-            gIdle[g] += rq.idle() ? 1 : 0;
+            gRunnable[g] += cpuRunnable[c];
+            int nr = cpuNr[c];
+            gNr[g] += nr;
+            if (nr == 0 && sim.cpus[c].curr == null) {
+                gIdle[g]++;
+            }
             gWeight[g]++;
-            totalLoad += rq.pelt.loadAvg;
+            totalLoad += load;
             totalCap += 1024;
         }
         int imb = level.imbalancePct();

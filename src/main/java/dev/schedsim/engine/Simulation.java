@@ -614,6 +614,7 @@ final class Simulation {
     void addNrRunning(Cpu cpu, int delta) {
         int before = cpu.nrRunning;
         cpu.nrRunning += delta;
+        balancer.cpuNr[cpu.id] = cpu.nrRunning;
         if (before <= 1 && cpu.nrRunning > 1) {
             balancer.overloadedCpus++;
         } else if (before > 1 && cpu.nrRunning <= 1) {
@@ -623,7 +624,11 @@ final class Simulation {
 
     /** update_load_avg() of the root cfs_rq: integrate its signal up to now before it changes. */
     void updateCpuPelt(Cpu cpu) {
-        cpu.pelt.update(now, cpu.root.load, cpu.root.hNrRunning, cpu.busy);
+        Pelt pelt = cpu.pelt;
+        pelt.update(now, cpu.root.load, cpu.root.hNrRunning, cpu.busy);
+        balancer.cpuLoad[cpu.id] = pelt.loadAvg;
+        balancer.cpuUtil[cpu.id] = pelt.utilAvg;
+        balancer.cpuRunnable[cpu.id] = pelt.runnableAvg;
     }
 
     /** update_load_avg() of a task entity. */

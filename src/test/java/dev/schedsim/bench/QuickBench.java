@@ -13,9 +13,13 @@ public final class QuickBench {
     private QuickBench() {
     }
 
+    /** usage: QuickBench [RUNS [PRESET THREADS DURATION_US]] — default the 64-CPU, 256-thread mix. */
     public static void main(String[] args) {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        EngineSpec spec = BenchSpecs.mixed64(2_000_000);
+        EngineSpec spec = args.length > 3
+                ? BenchSpecs.mixed(dev.schedsim.engine.topology.TopologyPresets.byName(args[1]).spec(),
+                        Integer.parseInt(args[2]), Long.parseLong(args[3]))
+                : BenchSpecs.mixed64(2_000_000);
         for (int i = 0; i < runs; i++) {
             long t0 = System.nanoTime();
             Report r = Engine.run(spec, 42, Long.MAX_VALUE, RunControl.NONE);
