@@ -24,6 +24,43 @@ public final class BenchSpecs {
         return mixed(TopologyPresets.byName("power10-8c-smt8").spec(), 256, durationUs);
     }
 
+    /**
+     * The speed issue's large case: epyc-2s-64c-smt2-8ccx (256 CPUs), 64 cgroups each limited to 4 CPUs,
+     * 1024 threads, a third each CPU-bound, periodic (2 ms / 8 ms) and request-response.
+     */
+    public static EngineSpec epyc64Groups(long durationUs) {
+        TopologySpec topo = TopologyPresets.byName("epyc-2s-64c-smt2-8ccx").spec();
+        KernelConfig k = KernelConfig.of(KernelProfiles.newest(), 250, new EnumMap<>(Feature.class), 5000);
+        List<CgroupSpec> cg = new java.util.ArrayList<>();
+        List<WorkloadSpec> w = new java.util.ArrayList<>();
+        cg.add(CgroupSpec.unlimited("/", 100));
+        for (int g = 0; g < 64; g++) {
+            String path = "/pod" + g;
+            cg.add(new CgroupSpec(path, 400_000, 100_000, 0, 100));
+            switch (g % 3) {
+                case 0:
+                    w.add(WorkloadSpec.cpuBound("batch" + g, path, 16, 0));
+                    break;
+                case 1:
+                    w.add(WorkloadSpec.periodic("web" + g, path, 16, 2_000, 8_000));
+                    break;
+                default:
+                    w.add(WorkloadSpec.requestResponse("svc" + g, path, 8, 50, 20));
+                    break;
+            }
+        }
+        return new EngineSpec(topo, k, cg, w, durationUs, false);
+    }
+
+    /** The real-kernel validation case "four150": validation-2c, 4 CPU-bound threads at 1.5 CPUs, 3 s. */
+    public static EngineSpec validationFour150() {
+        KernelConfig k = KernelConfig.of(KernelProfiles.byName("6.18"), 250, new EnumMap<>(Feature.class), 5000);
+        return new EngineSpec(TopologyPresets.byName("validation-2c").spec(), k,
+                List.of(CgroupSpec.unlimited("/", 100), CgroupSpec.unlimited("/parent", 100),
+                        new CgroupSpec("/parent/child", 150_000, 100_000, 0, 100)),
+                List.of(WorkloadSpec.cpuBound("spin", "/parent/child", 4, 0)), 3_000_000, false);
+    }
+
     /** The same mix scaled to any machine and thread count. */
     public static EngineSpec mixed(TopologySpec topo, int threads, long durationUs) {
         int cpus = topo.cpuCount();

@@ -32,6 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 public class EngineBenchmark {
     private EngineSpec mixed64;
+    private EngineSpec epyc64Groups;
+    private EngineSpec validation;
 
     /** Counts per invocation, reported by JMH as rates. */
     @State(Scope.Thread)
@@ -50,14 +52,32 @@ public class EngineBenchmark {
     @Setup
     public void setup() {
         mixed64 = BenchSpecs.mixed64(2_000_000);
+        epyc64Groups = BenchSpecs.epyc64Groups(1_000_000);
+        validation = BenchSpecs.validationFour150();
+    }
+
+    private static Report run(EngineSpec spec, Counts c) {
+        Report r = Engine.run(spec, 42, Long.MAX_VALUE, RunControl.NONE);
+        c.events += r.events();
+        c.simulatedSeconds += r.simulatedUs() / 1e6;
+        return r;
+    }
+
+    /** 256 CPUs, 64 limited cgroups, 1024 threads, 1 simulated second. */
+    @Benchmark
+    public Report epyc256Cpus64Groups(Counts c) {
+        return run(epyc64Groups, c);
+    }
+
+    /** A real-kernel validation case: 2 CPUs, 3 simulated seconds. */
+    @Benchmark
+    public Report validationCase(Counts c) {
+        return run(validation, c);
     }
 
     /** 64 CPUs, 256 threads, mixed, 2 simulated seconds. */
     @Benchmark
     public Report mixed64Cpus256Threads(Counts c) {
-        Report r = Engine.run(mixed64, 42, Long.MAX_VALUE, RunControl.NONE);
-        c.events += r.events();
-        c.simulatedSeconds += r.simulatedUs() / 1e6;
-        return r;
+        return run(mixed64, c);
     }
 }
