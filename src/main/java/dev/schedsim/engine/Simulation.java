@@ -1140,17 +1140,7 @@ final class Simulation {
                     Cpu cpu = cpus[p.cpu];
                     updateCurr(cpu);
                     updateWork(cpu);
-                    p.lastRanNs = now;
-                    leaveCache(cpu, p);
-                    dequeueTask(p, true);
-                    clearCurr(p);
-                    recorder.slice(cpu.id, p, cpu.sliceStart, now);
-                    cpu.curr = null;
-                    p.contextSwitches++;
-                    contextSwitches++;
-                    queue.cancel(slotRunEnd + cpu.id);
-                    handleStop(p, WorkloadRun.EXIT, cpu.id);
-                    resched(cpu);
+                    leaveCpu(cpu, p, WorkloadRun.EXIT);
                     break;
                 }
                 case Task.RUNNABLE:
@@ -1201,7 +1191,11 @@ final class Simulation {
             armRunEnd(cpu);
             return;
         }
-        // The task leaves the CPU: it blocks, sleeps or exits; the CPU stays busy until schedule().
+        leaveCpu(cpu, p, a);
+    }
+
+    /** The running task blocks, sleeps or exits; the CPU stays busy until schedule() picks. */
+    private void leaveCpu(Cpu cpu, Task p, int action) {
         p.lastRanNs = now;
         leaveCache(cpu, p);
         dequeueTask(p, true);
@@ -1211,7 +1205,7 @@ final class Simulation {
         p.contextSwitches++;
         contextSwitches++;
         queue.cancel(slotRunEnd + cpu.id);
-        handleStop(p, a, cpu.id);
+        handleStop(p, action, cpu.id);
         resched(cpu);
     }
 
