@@ -385,7 +385,7 @@ final class ReportRenderer {
                 .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;font-size:13px}")
                 .append("th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}")
                 .append("pre{background:#f7f7f7;padding:10px;border:1px solid #ddd;font-size:13px;overflow-x:auto}")
-                .append("h2{border-bottom:1px solid #ddd;padding-bottom:4px}svg{display:block;margin:8px 0}\n")
+                .append(".kv td{text-align:left}h2{border-bottom:1px solid #ddd;padding-bottom:4px}svg{display:block;margin:8px 0}\n")
                 .append("</style></head><body>\n<h1>").append(Svg.esc(title())).append("</h1>\n<h2>Request</h2>\n");
         b.append(htmlTable(prepend(List.of("", ""), summary()), false));
         if (variants.size() > 1) {
@@ -417,7 +417,7 @@ final class ReportRenderer {
     }
 
     private static String htmlTable(List<List<String>> rows, boolean header) {
-        StringBuilder b = new StringBuilder("<table>\n");
+        StringBuilder b = new StringBuilder(header ? "<table>\n" : "<table class=\"kv\">\n");
         for (int i = 0; i < rows.size(); i++) {
             boolean th = header && i == 0;
             if (!header && i == 0) {
