@@ -1,6 +1,5 @@
 package dev.schedsim.api;
 
-import dev.schedsim.metrics.ServiceMetrics;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationQueue;
 import dev.schedsim.simulation.SimulationStatus;
@@ -12,13 +11,10 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.List;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -40,16 +36,11 @@ class SimulationController {
             + "the example simulation first, then paste its id here.";
 
     private final SimulationQueue simulations;
-    private final RequestValidator validator;
-    private final RequestReader reader;
-    private final ServiceMetrics metrics;
+    private final Submissions submissions;
 
-    SimulationController(SimulationQueue simulations, RequestValidator validator, RequestReader reader,
-                         ServiceMetrics metrics) {
+    SimulationController(SimulationQueue simulations, Submissions submissions) {
         this.simulations = simulations;
-        this.validator = validator;
-        this.reader = reader;
-        this.metrics = metrics;
+        this.submissions = submissions;
     }
 
     @PostMapping
@@ -76,24 +67,11 @@ class SimulationController {
                 @ApiResponse(responseCode = "413", description = "Body above schedsim.max-body-size"),
                 @ApiResponse(responseCode = "422", description = "Beyond schedsim.limits.*"),
                 @ApiResponse(responseCode = "503", description = "Queue full (Retry-After)")})
-    ResponseEntity<SimulationView> submit(HttpServletRequest http,
-                                          @Parameter(description = "Optional key making the submission "
-                                                  + "idempotent", example = "run-2024-06-01-a")
-                                          @RequestHeader(name = "Idempotency-Key", required = false) String key) {
-        if (key != null && (key.isBlank() || key.length() > 255)) {
-            throw new InvalidRequestException(false, List.of(new Violation("Idempotency-Key",
-                    "must be 1..255 characters")));
-        }
-        SimulationRequest request = reader.read(reader.body(http), SimulationRequest.class);
-        RequestValidator.Accepted accepted = validator.accept(request);
-        String json = reader.mapper().writeValueAsString(accepted.request());
-        SimulationQueue.Submission s = simulations.submit(request.name(), json, sha256(json), key);
-        URI location = URI.create("/api/v1/simulations/" + s.job().getId());
-        if (s.created()) {
-            metrics.submitted();
-            return ResponseEntity.status(HttpStatus.ACCEPTED).location(location).body(SimulationView.of(s.job()));
-        }
-        return ResponseEntity.ok().location(location).body(SimulationView.of(s.job()));
+    ResponseEntity<Object> submit(HttpServletRequest http,
+                                  @Parameter(description = "Optional key making the submission "
+                                          + "idempotent", example = "run-2024-06-01-a")
+                                  @RequestHeader(name = "Idempotency-Key", required = false) String key) {
+        return submissions.submit(submissions.body(http), key);
     }
 
     @GetMapping

@@ -30,6 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * share; higher throughput); the std columns are the sample standard deviation over repetitions as a percentage
  * of the mean. A row is left out when either side has no value; {@code pctImprovement} is null when the baseline
  * mean is 0 and the variant's is not.
+ *
+ * <p>Each variant also carries {@code timeSeries}, the first repetition's series (bucket size, busy CPUs per
+ * bucket, per cgroup usage and throttled µs per bucket), from which the report page draws its plots.
  */
 final class ResultDocument {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -77,7 +80,33 @@ final class ResultDocument {
             ArrayNode list = out.putArray("runs");
             runNodes.forEach(list::add);
         }
+        if (!runs.isEmpty() && runs.get(0).timeSeries() != null) {
+            out.set("timeSeries", timeSeries(runs.get(0).timeSeries()));
+        }
         return out;
+    }
+
+    /**
+     * The first repetition's time series (engine {@link Report.TimeSeries}): kept in the document so that the
+     * report page can draw its plots from the stored result alone.
+     */
+    private static ObjectNode timeSeries(Report.TimeSeries ts) {
+        ObjectNode n = NODES.objectNode();
+        n.put("bucketUs", ts.bucketUs());
+        ArrayNode busy = n.putArray("busyCpus");
+        for (Double d : ts.busyCpus()) {
+            busy.add(num(d));
+        }
+        ArrayNode cgroups = n.putArray("cgroups");
+        for (Report.CgroupSeries c : ts.cgroups()) {
+            ObjectNode cn = cgroups.addObject();
+            cn.put("path", c.path());
+            ArrayNode usage = cn.putArray("usageUs");
+            c.usageUs().forEach(usage::add);
+            ArrayNode throttled = cn.putArray("throttledUs");
+            c.throttledUs().forEach(throttled::add);
+        }
+        return n;
     }
 
     private static ObjectNode run(long seed, Report r) {

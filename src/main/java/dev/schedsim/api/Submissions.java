@@ -1,0 +1,74 @@
+package dev.schedsim.api;
+
+import dev.schedsim.metrics.ServiceMetrics;
+import dev.schedsim.simulation.SimulationQueue;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one submission path of {@code POST /api/v1/simulations}: strict reading, validation (400 / 422), queueing
+ * (503 when full), idempotency, the submitted metric and the 202 + Location answer. The scenario library submits
+ * its requests through it too, so a scenario run answers exactly like a simulation submitted by hand.
+ */
+@Component
+public class Submissions {
+    private final SimulationQueue simulations;
+    private final RequestValidator validator;
+    private final RequestReader reader;
+    private final ServiceMetrics metrics;
+
+    Submissions(SimulationQueue simulations, RequestValidator validator, RequestReader reader,
+                ServiceMetrics metrics) {
+        this.simulations = simulations;
+        this.validator = validator;
+        this.reader = reader;
+        this.metrics = metrics;
+    }
+
+    /** The request body, bounded by {@code schedsim.max-body-size} (413 beyond). */
+    public String body(HttpServletRequest http) {
+        return reader.body(http);
+    }
+
+    /** Reads {@code json} strictly into {@code type}; 400 naming the field on anything wrong. */
+    public <T> T read(String json, Class<T> type) {
+        return reader.read(json, type);
+    }
+
+    /**
+     * Submits a request body: 202 with Location and the simulation view, or 200 for an idempotent replay.
+     *
+     * @param key the optional Idempotency-Key header
+     */
+    public ResponseEntity<Object> submit(String body, String key) {
+        if (key != null && (key.isBlank() || key.length() > 255)) {
+            throw new InvalidRequestException(false, List.of(new Violation("Idempotency-Key",
+                    "must be 1..255 characters")));
+        }
+        SimulationRequest request = reader.read(body, SimulationRequest.class);
+        RequestValidator.Accepted accepted = validator.accept(request);
+        String json = reader.mapper().writeValueAsString(accepted.request());
+        SimulationQueue.Submission s = simulations.submit(request.name(), json, SimulationController.sha256(json),
+                key);
+        URI location = URI.create("/api/v1/simulations/" + s.job().getId());
+        if (s.created()) {
+            metrics.submitted();
+            return ResponseEntity.status(HttpStatus.ACCEPTED).location(location).body(SimulationView.of(s.job()));
+        }
+        return ResponseEntity.ok().location(location).body(SimulationView.of(s.job()));
+    }
+
+    /** A 404 problem ({@code not-found}) for an unknown {@code what}. */
+    public static RuntimeException notFound(String what) {
+        return new NotFoundException(what);
+    }
+
+    /** A 400 problem listing one field violation. */
+    public static RuntimeException invalid(String field, String message) {
+        return new InvalidRequestException(false, List.of(new Violation(field, message)));
+    }
+}

@@ -1,0 +1,91 @@
+package dev.schedsim.report;
+
+import dev.schedsim.api.Submissions;
+import dev.schedsim.simulation.SimulationJob;
+import dev.schedsim.simulation.SimulationJobs;
+import dev.schedsim.simulation.SimulationQueue;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /api/v1/simulations/{id}/report}: the finished simulation as {@code text/html} (the default, also for
+ * browsers and {@code *}{@code /*}) or {@code text/markdown}; 406 for anything else, 404 for an unknown id, 409
+ * until the simulation has SUCCEEDED.
+ */
+@RestController
+@Tag(name = "simulations")
+class ReportController {
+    static final MediaType MARKDOWN = new MediaType("text", "markdown", StandardCharsets.UTF_8);
+    static final MediaType HTML = new MediaType("text", "html", StandardCharsets.UTF_8);
+    private static final List<MediaType> OFFERED = List.of(MediaType.TEXT_HTML, MediaType.valueOf("text/markdown"));
+
+    private final SimulationJobs jobs;
+
+    ReportController(SimulationJobs jobs) {
+        this.jobs = jobs;
+    }
+
+    @GetMapping("/api/v1/simulations/{id}/report")
+    @Operation(summary = "Human-readable report: request summary, per-variant tables, the comparison as kernel "
+            + "postings print it, and SVG plots (HTML) of CPU occupancy and throttled time over time",
+            description = "Content negotiation by Accept: text/html (default) or text/markdown; 406 otherwise. "
+                    + "404 for an unknown simulation, 409 until it has SUCCEEDED.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The report", content = {
+                    @Content(mediaType = "text/html"), @Content(mediaType = "text/markdown")}),
+                @ApiResponse(responseCode = "404", description = "Unknown simulation"),
+                @ApiResponse(responseCode = "406", description = "Neither text/html nor text/markdown acceptable"),
+                @ApiResponse(responseCode = "409", description = "Not finished (or not SUCCEEDED)")})
+    ResponseEntity<String> report(@Parameter(description = "The simulation id") @PathVariable String id,
+                                  @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept)
+            throws HttpMediaTypeNotAcceptableException {
+        SimulationJob job = jobs.findById(id).orElseThrow(() -> Submissions.notFound("no simulation " + id));
+        boolean markdown = markdown(accept);
+        if (job.getResultJson() == null) {
+            throw new SimulationQueue.StateConflictException("simulation " + id + " is " + job.getStatus()
+                    + " and has no result to report");
+        }
+        ReportRenderer r = new ReportRenderer(job.getId(), job.getName(), job.getRequestJson(), job.getResultJson());
+        return ResponseEntity.ok().contentType(markdown ? MARKDOWN : HTML).header(HttpHeaders.VARY, "Accept")
+                .body(markdown ? r.markdown() : r.html());
+    }
+
+    /** true for Markdown, false for HTML, by the client's preference; 406 when it accepts neither. */
+    static boolean markdown(String accept) throws HttpMediaTypeNotAcceptableException {
+        if (accept == null || accept.isBlank()) {
+            return false;
+        }
+        List<MediaType> types;
+        try {
+            types = MediaType.parseMediaTypes(accept);
+        } catch (IllegalArgumentException e) {
+            throw new HttpMediaTypeNotAcceptableException(OFFERED);
+        }
+        types.sort(java.util.Comparator.comparingDouble(MediaType::getQualityValue).reversed());
+        for (MediaType t : types) {
+            if (t.getQualityValue() <= 0) {
+                continue;
+            }
+            if (t.includes(MediaType.TEXT_HTML)) {
+                return false;
+            }
+            if (t.includes(MediaType.valueOf("text/markdown"))) {
+                return true;
+            }
+        }
+        throw new HttpMediaTypeNotAcceptableException(OFFERED);
+    }
+}

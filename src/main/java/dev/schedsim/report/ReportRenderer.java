@@ -1,0 +1,434 @@
+package dev.schedsim.report;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Renders a finished simulation as Markdown or HTML from its stored request and result only (no clock, no ids
+ * beyond the simulation's own), so the same result always gives the same bytes.
+ */
+final class ReportRenderer {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String SPARK = "▁▂▃▄▅▆▇█";
+
+    private final String id;
+    private final String name;
+    private final JsonNode request;
+    private final JsonNode result;
+    private final List<JsonNode> variants = new ArrayList<>();
+
+    ReportRenderer(String id, String name, String requestJson, String resultJson) {
+        this.id = id;
+        this.name = name;
+        this.request = JSON.readTree(requestJson);
+        this.result = JSON.readTree(resultJson);
+        result.path("variants").forEach(variants::add);
+    }
+
+    private String title() {
+        return "SchedSim report: " + (name != null ? name : id);
+    }
+
+    // ---------------------------------------------------------------- request summary
+
+    private List<String[]> summary() {
+        List<String[]> rows = new ArrayList<>();
+        JsonNode t = request.path("topology");
+        rows.add(new String[] {"simulation", id});
+        rows.add(new String[] {"machine", t.has("preset") ? t.path("preset").asString() : compact(t)});
+        JsonNode k = request.path("kernel");
+        rows.add(new String[] {"kernel", "profile " + k.path("profile").asString() + ", HZ " + k.path("hz").asString()
+                + (k.path("features").isEmpty() ? "" : ", features " + compact(k.path("features")))});
+        rows.add(new String[] {"simulated time", request.path("durationMs").asString() + " ms"});
+        rows.add(new String[] {"seed, repetitions", request.path("seed").asString() + ", "
+                + request.path("repetitions").asString()});
+        for (JsonNode c : request.path("cgroups")) {
+            StringBuilder b = new StringBuilder();
+            b.append("cpu.max ").append(c.path("cpuMax").asString("max"));
+            if (c.path("cpuMaxBurst").asLong(0) > 0) {
+                b.append(", cpu.max.burst ").append(c.path("cpuMaxBurst").asString());
+            }
+            b.append(", cpu.weight ").append(c.path("cpuWeight").asString("100"));
+            rows.add(new String[] {"cgroup " + c.path("path").asString(), b.toString()});
+        }
+        for (JsonNode w : request.path("workloads")) {
+            Map<String, String> f = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> e : w.properties()) {
+                if (!e.getKey().equals("name") && !e.getKey().equals("type") && !e.getValue().isNull()
+                        && !e.getValue().isObject() && !e.getValue().isArray()) {
+                    f.put(e.getKey(), e.getValue().asString());
+                }
+            }
+            rows.add(new String[] {"workload " + w.path("name").asString(), w.path("type").asString() + " "
+                    + f.toString().replace("{", "(").replace("}", ")")});
+        }
+        for (JsonNode v : request.path("variants")) {
+            rows.add(new String[] {"variant " + v.path("label").asString(), compact(v.path("kernel"))});
+        }
+        return rows;
+    }
+
+    private static String compact(JsonNode n) {
+        return JSON.writeValueAsString(n).replace(",", ", ").replace(":", ": ");
+    }
+
+    // ---------------------------------------------------------------- comparison, kernel-posting style
+
+    /** One metric with a {@code [ratio, pct, std]} cell per variant (the baseline first). */
+    private record Line(String metric, List<String> cells) {
+    }
+
+    private List<Line> comparison() {
+        Map<String, Line> lines = new LinkedHashMap<>();
+        for (JsonNode row : result.path("comparison")) {
+            String metric = row.path("metric").asString();
+            Line line = lines.get(metric);
+            if (line == null) {
+                line = new Line(metric, new ArrayList<>());
+                line.cells().add(cell(1.0, 0.0, row.path("baselineStdPct")));
+                lines.put(metric, line);
+            }
+            double base = row.path("baselineMean").asDouble();
+            double mean = row.path("variantMean").asDouble();
+            Double ratio = base == 0 ? (mean == 0 ? 1.0 : null) : mean / base;
+            JsonNode pct = row.path("pctImprovement");
+            line.cells().add(cell(ratio, pct.isNumber() ? pct.asDouble() : null, row.path("variantStdPct")));
+        }
+        return new ArrayList<>(lines.values());
+    }
+
+    /** {@code 1.00 [ 0.00]( 4.78)}, {@code 0.99 [ +1.00]( 6.45)}: as seed 002's tables print them. */
+    static String cell(Double ratio, Double pct, JsonNode std) {
+        String r = ratio == null ? " n/a" : String.format(Locale.ROOT, "%.2f", ratio);
+        String p;
+        if (pct == null) {
+            p = "   n/a";
+        } else if (Math.abs(pct) < 0.005) {
+            p = "  0.00";
+        } else {
+            p = String.format(Locale.ROOT, "%+6.2f", pct);
+        }
+        String s = std.isNumber() ? String.format(Locale.ROOT, "%5.2f", std.asDouble()) : "  n/a";
+        return r + " [" + p + "](" + s + ")";
+    }
+
+    private String comparisonText() {
+        List<Line> lines = comparison();
+        List<String> header = new ArrayList<>();
+        header.add("metric");
+        for (int v = 0; v < variants.size(); v++) {
+            header.add((v == 0 ? "baseline" : variants.get(v).path("label").asString()) + "[pct imp](std%)");
+        }
+        int[] width = new int[header.size()];
+        for (int i = 0; i < width.length; i++) {
+            width[i] = header.get(i).length();
+        }
+        for (Line l : lines) {
+            width[0] = Math.max(width[0], l.metric().length());
+            for (int i = 0; i < l.cells().size(); i++) {
+                width[i + 1] = Math.max(width[i + 1], l.cells().get(i).length());
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        b.append(pad(header, width)).append('\n');
+        for (Line l : lines) {
+            List<String> row = new ArrayList<>();
+            row.add(l.metric());
+            row.addAll(l.cells());
+            b.append(pad(row, width)).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String pad(List<String> cols, int[] width) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < cols.size(); i++) {
+            String c = cols.get(i);
+            b.append(c).append(" ".repeat(Math.max(0, width[i] - c.length()))).append(i + 1 < cols.size() ? "  " : "");
+        }
+        return b.toString().stripTrailing();
+    }
+
+    private List<List<String>> meansTable() {
+        List<List<String>> rows = new ArrayList<>();
+        List<String> head = new ArrayList<>(List.of("metric"));
+        for (JsonNode v : variants) {
+            head.add(v.path("label").asString());
+        }
+        rows.add(head);
+        Map<String, List<String>> byMetric = new LinkedHashMap<>();
+        for (JsonNode row : result.path("comparison")) {
+            List<String> r = byMetric.computeIfAbsent(row.path("metric").asString(), m -> {
+                List<String> x = new ArrayList<>(List.of(m, Svg.num(row.path("baselineMean").asDouble())));
+                return x;
+            });
+            r.add(Svg.num(row.path("variantMean").asDouble()));
+        }
+        rows.addAll(byMetric.values());
+        return rows;
+    }
+
+    // ---------------------------------------------------------------- per-variant tables
+
+    private List<List<String>> cgroupTable(JsonNode v) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("cgroup", "usage_usec", "nr_periods", "nr_throttled", "throttled %", "throttled_usec",
+                "nr_bursts", "burst_usec"));
+        for (JsonNode c : v.path("cgroups")) {
+            JsonNode s = c.path("cpuStat");
+            double periods = s.path("nrPeriods").asDouble();
+            rows.add(List.of(c.path("path").asString(), n(s, "usageUsec"), n(s, "nrPeriods"), n(s, "nrThrottled"),
+                    periods > 0 ? Svg.num(Math.round(s.path("nrThrottled").asDouble() / periods * 1000) / 10.0) : "-",
+                    n(s, "throttledUsec"), n(s, "nrBursts"), n(s, "burstUsec")));
+        }
+        return rows;
+    }
+
+    private List<List<String>> workloadTable(JsonNode v) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("workload", "cpu usec", "completion us", "throughput /s", "p50 us", "p90 us", "p99 us",
+                "max us", "migrations"));
+        for (JsonNode w : v.path("workloads")) {
+            JsonNode l = w.path("wakeupLatencyUs");
+            rows.add(List.of(w.path("name").asString(), n(w, "cpuUsec"),
+                    w.path("completionUs").isNumber() ? n(w, "completionUs") : "-", n(w, "throughputPerSec"),
+                    n(l, "p50"), n(l, "p90"), n(l, "p99"), n(l, "max"), n(w, "migrations")));
+        }
+        return rows;
+    }
+
+    private List<List<String>> machineTable(JsonNode v) {
+        JsonNode c = v.path("cpus");
+        JsonNode s = v.path("scheduler");
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("busy %", "idle %", "power W", "context switches", "migrations", "load balances",
+                "newidle balances", "sched overhead %", "serialize CAS", "serialize %"));
+        rows.add(List.of(n(c, "busyPct"), n(c, "idlePct"), n(c, "avgPowerWatts"), n(s, "contextSwitches"),
+                n(s, "migrations"), n(s, "loadBalances"), n(s, "newidleBalances"), n(s, "overheadPct"),
+                n(s, "serializeAttempts"), n(s, "serializePct")));
+        return rows;
+    }
+
+    private List<List<String>> costTable(JsonNode v) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("level", "min us", "avg us", "max us", "samples"));
+        for (JsonNode c : v.path("scheduler").path("newidleCostUs")) {
+            rows.add(List.of(c.path("level").asString(), n(c, "min"), n(c, "avg"), n(c, "max"), n(c, "samples")));
+        }
+        return rows;
+    }
+
+    private static String n(JsonNode parent, String field) {
+        JsonNode x = parent.path(field);
+        return x.isNumber() ? Svg.num(x.asDouble()) : "-";
+    }
+
+    // ---------------------------------------------------------------- plots
+
+    private List<Svg.Series> throttled(JsonNode v) {
+        List<Svg.Series> out = new ArrayList<>();
+        for (JsonNode c : v.path("timeSeries").path("cgroups")) {
+            if (!limited(c.path("path").asString())) {
+                continue;
+            }
+            List<Double> ms = new ArrayList<>();
+            for (JsonNode x : c.path("throttledUs")) {
+                ms.add(x.asDouble() / 1000);
+            }
+            out.add(new Svg.Series(c.path("path").asString(), ms));
+        }
+        return out;
+    }
+
+    /** A cgroup with a quota of its own (the ones that can be throttled). */
+    private boolean limited(String path) {
+        for (JsonNode c : request.path("cgroups")) {
+            if (c.path("path").asString().equals(path)) {
+                String max = c.path("cpuMax").asString("max");
+                return !max.startsWith("max");
+            }
+        }
+        return false;
+    }
+
+    private List<Double> busy(JsonNode v) {
+        List<Double> out = new ArrayList<>();
+        v.path("timeSeries").path("busyCpus").forEach(x -> out.add(x.asDouble()));
+        return out;
+    }
+
+    private double maxThrottledMs() {
+        double m = 0;
+        for (JsonNode v : variants) {
+            for (Svg.Series s : throttled(v)) {
+                for (double d : s.values()) {
+                    m = Math.max(m, d);
+                }
+            }
+        }
+        return m;
+    }
+
+    private double maxBusy() {
+        double m = 0;
+        for (JsonNode v : variants) {
+            for (double d : busy(v)) {
+                m = Math.max(m, d);
+            }
+        }
+        return m;
+    }
+
+    private List<String> plots(JsonNode v) {
+        List<String> out = new ArrayList<>();
+        JsonNode ts = v.path("timeSeries");
+        if (ts.isMissingNode()) {
+            return out;
+        }
+        long bucket = ts.path("bucketUs").asLong();
+        String label = v.path("label").asString();
+        out.add(Svg.chart("CPU occupancy, " + label, "busy CPUs", bucket,
+                List.of(new Svg.Series("busy CPUs", busy(v))), maxBusy()));
+        List<Svg.Series> thr = throttled(v);
+        if (!thr.isEmpty()) {
+            out.add(Svg.chart("Throttled time per " + Svg.num(bucket / 1000.0) + " ms, " + label,
+                    "throttled ms (summed over CPUs)", bucket, thr, maxThrottledMs()));
+        }
+        return out;
+    }
+
+    static String sparkline(List<Double> values, double max) {
+        StringBuilder b = new StringBuilder();
+        for (double d : values) {
+            int i = max <= 0 ? 0 : (int) Math.round(d / max * (SPARK.length() - 1));
+            b.append(SPARK.charAt(Math.max(0, Math.min(SPARK.length() - 1, i))));
+        }
+        return b.toString();
+    }
+
+    // ---------------------------------------------------------------- Markdown
+
+    String markdown() {
+        StringBuilder b = new StringBuilder();
+        b.append("# ").append(title()).append("\n\n## Request\n\n");
+        b.append(mdTable(prepend(List.of("", ""), summary())));
+        if (variants.size() > 1) {
+            b.append("\n## Comparison\n\nBaseline: ").append(variants.get(0).path("label").asString())
+                    .append(". Each cell is the variant's mean relative to the baseline, [the improvement in %, "
+                            + "positive is better](the standard deviation over repetitions in % of the mean).\n\n");
+            b.append("```\n").append(comparisonText()).append("```\n\nMeans:\n\n").append(mdTable(meansTable()));
+        }
+        for (JsonNode v : variants) {
+            b.append("\n## Variant ").append(v.path("label").asString()).append("\n\n");
+            b.append("Seeds ").append(v.path("seeds").toString()).append(", simulated ")
+                    .append(n(v, "simulatedUs")).append(" us.\n\n");
+            b.append(mdTable(cgroupTable(v))).append('\n').append(mdTable(workloadTable(v))).append('\n')
+                    .append(mdTable(machineTable(v)));
+            if (!v.path("scheduler").path("newidleCostUs").isEmpty()) {
+                b.append("\nmax_newidle_lb_cost per domain level:\n\n").append(mdTable(costTable(v)));
+            }
+            if (!v.path("timeSeries").isMissingNode()) {
+                b.append("\nBusy CPUs over time (first repetition, ").append(n(v.path("timeSeries"), "bucketUs"))
+                        .append(" us buckets, 0 to ").append(Svg.num(maxBusy())).append("): `")
+                        .append(sparkline(busy(v), maxBusy())).append("`\n");
+                for (Svg.Series s : throttled(v)) {
+                    b.append("\nThrottled time of ").append(s.label()).append(" over time (0 to ")
+                            .append(Svg.num(maxThrottledMs())).append(" ms per bucket): `")
+                            .append(sparkline(s.values(), maxThrottledMs())).append("`\n");
+                }
+            }
+        }
+        b.append("\nThe HTML version of this report (Accept: text/html) draws these series as plots.\n");
+        return b.toString();
+    }
+
+    private static List<List<String>> prepend(List<String> head, List<String[]> rows) {
+        List<List<String>> out = new ArrayList<>();
+        out.add(head);
+        for (String[] r : rows) {
+            out.add(List.of(r));
+        }
+        return out;
+    }
+
+    private static String mdTable(List<List<String>> rows) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < rows.size(); i++) {
+            b.append("| ");
+            for (String c : rows.get(i)) {
+                b.append(c.replace("|", "\\|")).append(" | ");
+            }
+            b.setLength(b.length() - 1);
+            b.append('\n');
+            if (i == 0) {
+                b.append("|");
+                b.append("---|".repeat(rows.get(0).size()));
+                b.append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    // ---------------------------------------------------------------- HTML
+
+    String html() {
+        StringBuilder b = new StringBuilder();
+        b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+                .append(Svg.esc(title())).append("</title>\n<style>\n")
+                .append("body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}")
+                .append("table{border-collapse:collapse;margin:8px 0 16px}")
+                .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;font-size:13px}")
+                .append("th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}")
+                .append("pre{background:#f7f7f7;padding:10px;border:1px solid #ddd;font-size:13px;overflow-x:auto}")
+                .append(".kv td{text-align:left}h2{border-bottom:1px solid #ddd;padding-bottom:4px}svg{display:block;margin:8px 0}\n")
+                .append("</style></head><body>\n<h1>").append(Svg.esc(title())).append("</h1>\n<h2>Request</h2>\n");
+        b.append(htmlTable(prepend(List.of("", ""), summary()), false));
+        if (variants.size() > 1) {
+            b.append("<h2>Comparison</h2>\n<p>Baseline: <b>").append(Svg.esc(variants.get(0).path("label").asString()))
+                    .append("</b>. Each cell is the variant's mean relative to the baseline, [the improvement in %, "
+                            + "positive is better](the standard deviation over repetitions in % of the mean), as "
+                            + "kernel patch postings print it.</p>\n<pre>")
+                    .append(Svg.esc(comparisonText())).append("</pre>\n<p>Means:</p>\n")
+                    .append(htmlTable(meansTable(), true));
+        }
+        b.append("<h2>Plots</h2>\n<p>First repetition of each variant; the variants' plots share their y scale.</p>\n");
+        for (JsonNode v : variants) {
+            for (String svg : plots(v)) {
+                b.append(svg).append('\n');
+            }
+        }
+        for (JsonNode v : variants) {
+            b.append("<h2>Variant ").append(Svg.esc(v.path("label").asString())).append("</h2>\n<p>Seeds ")
+                    .append(Svg.esc(v.path("seeds").toString())).append(", simulated ").append(n(v, "simulatedUs"))
+                    .append(" us.</p>\n");
+            b.append(htmlTable(cgroupTable(v), true)).append(htmlTable(workloadTable(v), true))
+                    .append(htmlTable(machineTable(v), true));
+            if (!v.path("scheduler").path("newidleCostUs").isEmpty()) {
+                b.append("<p>max_newidle_lb_cost per domain level:</p>\n").append(htmlTable(costTable(v), true));
+            }
+        }
+        b.append("</body></html>\n");
+        return b.toString();
+    }
+
+    private static String htmlTable(List<List<String>> rows, boolean header) {
+        StringBuilder b = new StringBuilder(header ? "<table>\n" : "<table class=\"kv\">\n");
+        for (int i = 0; i < rows.size(); i++) {
+            boolean th = header && i == 0;
+            if (!header && i == 0) {
+                continue;
+            }
+            b.append("<tr>");
+            for (String c : rows.get(i)) {
+                b.append(th ? "<th>" : "<td>").append(Svg.esc(c)).append(th ? "</th>" : "</td>");
+            }
+            b.append("</tr>\n");
+        }
+        return b.append("</table>\n").toString();
+    }
+}

@@ -1,0 +1,83 @@
+package dev.schedsim.scenario;
+
+import dev.schedsim.api.Submissions;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The built-in scenario library (api.md §3, scenarios.md). */
+@RestController
+@RequestMapping("/api/v1/scenarios")
+@Tag(name = "scenarios", description = "The seeds' experiments and real-world cases, ready to run")
+class ScenarioController {
+    static final String OVERRIDES = """
+            { "seed": 7, "repetitions": 1, "durationMs": 1000 }""";
+
+    private final ScenarioLibrary library;
+    private final Submissions submissions;
+
+    ScenarioController(ScenarioLibrary library, Submissions submissions) {
+        this.library = library;
+        this.submissions = submissions;
+    }
+
+    /** Optional overrides of a scenario run; absent fields keep the scenario's values. */
+    record Overrides(Long seed, Integer repetitions, Long durationMs) {
+    }
+
+    @GetMapping
+    @Operation(summary = "List the scenarios",
+            description = "Each with its description, machine, the published figures and their source, what to "
+                    + "expect, and the ready request (post it to /api/v1/simulations as is, or run it by name).")
+    List<ScenarioLibrary.Scenario> list() {
+        return library.all();
+    }
+
+    @GetMapping("/{name}")
+    @Operation(summary = "One scenario (404 when unknown)")
+    ScenarioLibrary.Scenario get(@Parameter(example = "seed-001-static-key") @PathVariable String name) {
+        return find(name);
+    }
+
+    @PostMapping("/{name}/run")
+    @Operation(summary = "Run a scenario",
+            description = "Submits the scenario's request, with the optional overrides seed, repetitions and "
+                    + "durationMs, through the same path as POST /api/v1/simulations: 202 with Location (200 for an "
+                    + "Idempotency-Key replay), 400 / 422 for overrides out of their rules or limits, 503 when the "
+                    + "queue is full; 404 for an unknown scenario. The body may be empty.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false, content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = Overrides.class),
+                    examples = @ExampleObject(name = "overrides", value = OVERRIDES))),
+            responses = {
+                @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation"),
+                @ApiResponse(responseCode = "404", description = "Unknown scenario")})
+    ResponseEntity<Object> run(HttpServletRequest http,
+                               @Parameter(example = "seed-001-static-key") @PathVariable String name,
+                               @RequestHeader(name = "Idempotency-Key", required = false) String key) {
+        ScenarioLibrary.Scenario s = find(name);
+        String body = submissions.body(http);
+        Overrides o = body.isBlank() ? new Overrides(null, null, null) : submissions.read(body, Overrides.class);
+        if (o == null) {
+            o = new Overrides(null, null, null);
+        }
+        return submissions.submit(library.request(s, o.seed(), o.repetitions(), o.durationMs()), key);
+    }
+
+    private ScenarioLibrary.Scenario find(String name) {
+        return library.find(name).orElseThrow(() -> Submissions.notFound("no scenario " + name));
+    }
+}

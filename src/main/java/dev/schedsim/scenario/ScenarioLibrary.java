@@ -1,0 +1,88 @@
+package dev.schedsim.scenario;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The scenarios, in catalog order. Each is {@code scenarios/NAME.json}, a request in the format of
+ * {@code POST /api/v1/simulations} with its variants (baseline first), plus its entry in
+ * {@code scenarios/catalog.json}: title, description, machine, the published figures and their source, and
+ * what to expect.
+ */
+@Component
+public class ScenarioLibrary {
+    static final String DIR = "scenarios/";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** One scenario: its catalog entry and its ready request. */
+    public record Scenario(String name, String title, String description, String machine, Published published,
+                           String expect, JsonNode request) {
+    }
+
+    /** The original authors' figures and where they were published. */
+    public record Published(String figures, String source) {
+    }
+
+    private final Map<String, Scenario> scenarios;
+
+    public ScenarioLibrary() {
+        Map<String, Scenario> m = new LinkedHashMap<>();
+        for (JsonNode e : read(DIR + "catalog.json")) {
+            String name = e.path("name").asString();
+            JsonNode request = read(DIR + name + ".json");
+            if (!name.equals(request.path("name").asString()) || !request.path("variants").isArray()) {
+                throw new IllegalStateException("scenario " + name + ": the request must carry its name and variants");
+            }
+            m.put(name, new Scenario(name, e.path("title").asString(), e.path("description").asString(),
+                    e.path("machine").asString(), new Published(e.path("published").path("figures").asString(),
+                    e.path("published").path("source").asString()), e.path("expect").asString(), request));
+        }
+        this.scenarios = Collections.unmodifiableMap(m);
+    }
+
+    public List<Scenario> all() {
+        return new ArrayList<>(scenarios.values());
+    }
+
+    public Optional<Scenario> find(String name) {
+        return Optional.ofNullable(scenarios.get(name));
+    }
+
+    /**
+     * The scenario's request with the overrides applied ({@code null} keeps the scenario's value), as JSON text
+     * ready for the submission path.
+     */
+    public String request(Scenario s, Long seed, Integer repetitions, Long durationMs) {
+        ObjectNode r = (ObjectNode) s.request().deepCopy();
+        if (seed != null) {
+            r.put("seed", seed);
+        }
+        if (repetitions != null) {
+            r.put("repetitions", repetitions);
+        }
+        if (durationMs != null) {
+            r.put("durationMs", durationMs);
+        }
+        return JSON.writeValueAsString(r);
+    }
+
+    private static JsonNode read(String path) {
+        try (InputStream in = new ClassPathResource(path).getInputStream()) {
+            return JSON.readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+        }
+    }
+}

@@ -1,0 +1,262 @@
+package dev.schedsim.scenario;
+
+import static dev.schedsim.scenario.ScenarioRuns.at;
+import static dev.schedsim.scenario.ScenarioRuns.cgroup;
+import static dev.schedsim.scenario.ScenarioRuns.pct;
+import static dev.schedsim.scenario.ScenarioRuns.row;
+import static dev.schedsim.scenario.ScenarioRuns.workload;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedsim.Http;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Every scenario of the library run through the real service (scenarios.md): each test asserts the published
+ * direction and the band of scenarios.md on the result's {@code comparison} and numbers. All scenarios are
+ * submitted up front so that the workers run them in parallel; the tests then wait for their own.
+ * Sizes: the shipped (full-size) requests, except where noted.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ScenarioLibraryTests {
+    private ScenarioRuns runs;
+    private final Map<String, String> ids = new LinkedHashMap<>();
+
+    @BeforeAll
+    void submitAll() throws Exception {
+        runs = new ScenarioRuns(Files.createTempDirectory("schedsim-scenarios"));
+        for (String name : new String[] {"seed-000-interleave", "seed-003-newidle-cost", "seed-004-balance-serialize",
+            "seed-002-sis-cache", "seed-000-interleave-1cgroup", "seed-001-throttle-idle-balance",
+            "seed-001-return-runtime-fix", "seed-001-static-key", "k8s-burst", "k8s-slice-expiration",
+            "k8s-low-usage-throttling"}) {
+            ids.put(name, runs.runByName(name, ""));
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        runs.close();
+    }
+
+    private JsonNode result(String name) {
+        return runs.result(ids.get(name));
+    }
+
+    private static void print(String name, String text) {
+        System.out.println("scenario " + name + ": " + text);
+    }
+
+    @Test
+    void theLibraryListsEveryScenarioWithItsPublishedFiguresAndARequestThatIsAccepted() {
+        HttpResponse<String> r = runs.http.get("/api/v1/scenarios");
+        assertThat(r.statusCode()).isEqualTo(200);
+        JsonNode list = Http.json(r);
+        assertThat(list.size()).isEqualTo(11);
+        for (JsonNode s : list) {
+            for (String f : new String[] {"name", "title", "description", "machine", "expect"}) {
+                assertThat(s.path(f).asString()).as(s.path("name") + "." + f).isNotBlank();
+            }
+            assertThat(s.path("published").path("figures").asString()).isNotBlank();
+            assertThat(s.path("published").path("source").asString()).isNotBlank();
+            assertThat(s.path("request").path("variants").size()).isGreaterThanOrEqualTo(1);
+            assertThat(s.path("request").path("name").asString()).isEqualTo(s.path("name").asString());
+        }
+        assertThat(runs.http.get("/api/v1/scenarios/seed-001-static-key").statusCode()).isEqualTo(200);
+        HttpResponse<String> missing = runs.http.post("/api/v1/scenarios/no-such-thing/run", "");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.headers().firstValue("Content-Type").orElse("")).contains("application/problem+json");
+        assertThat(runs.http.get("/api/v1/scenarios/no-such-thing").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void overridesApplyAndAreValidatedLikeAnySubmission() {
+        String id = runs.runByName("seed-001-static-key", """
+                { "seed": 9, "repetitions": 2, "durationMs": 50 }""");
+        JsonNode job = Http.json(runs.http.get("/api/v1/simulations/" + id));
+        assertThat(job.path("request").path("seed").asLong()).isEqualTo(9);
+        assertThat(job.path("request").path("repetitions").asInt()).isEqualTo(2);
+        assertThat(job.path("request").path("durationMs").asLong()).isEqualTo(50);
+        JsonNode result = runs.result(id);
+        assertThat(result.path("variants").get(0).path("seeds").toString()).isEqualTo("[9,10]");
+
+        HttpResponse<String> bad = runs.http.post("/api/v1/scenarios/seed-001-static-key/run",
+                "{ \"repetitions\": 0 }");
+        assertThat(bad.statusCode()).as(bad.body()).isEqualTo(400);
+        assertThat(bad.body()).contains("repetitions");
+        HttpResponse<String> unknown = runs.http.post("/api/v1/scenarios/seed-001-static-key/run",
+                "{ \"sed\": 1 }");
+        assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(400);
+    }
+
+    /** Mean of the slowest workload's completion per variant, s. */
+    private static double completion(JsonNode result, int v) {
+        double max = 0;
+        for (JsonNode w : result.path("variants").get(v).path("workloads")) {
+            assertThat(w.path("completionUs").isNumber()).as("every workload finished: " + w).isTrue();
+            max = Math.max(max, w.path("completionUs").asDouble());
+        }
+        return max / 1e6;
+    }
+
+    @Test
+    void seed000InterleavedTimersFinishTwoGroupsSoonerAtHigherPower() {
+        JsonNode r = result("seed-000-interleave");
+        double change = pct(completion(r, 0), completion(r, 1));
+        double p0 = at(r, 0, "/cpus/avgPowerWatts");
+        double p1 = at(r, 1, "/cpus/avgPowerWatts");
+        print("seed-000-interleave", String.format("completion %.2f s -> %.2f s (%+.1f %%), power %.1f W -> %.1f W",
+                completion(r, 0), completion(r, 1), change, p0, p1));
+        assertThat(change).isBetween(-35.0, -5.0);
+        assertThat(p1).isGreaterThan(p0);
+    }
+
+    @Test
+    void seed000OneCgroupIsUnchanged() {
+        JsonNode r = result("seed-000-interleave-1cgroup");
+        double change = pct(completion(r, 0), completion(r, 1));
+        print("seed-000-interleave-1cgroup", String.format("completion %.2f s -> %.2f s (%+.1f %%)",
+                completion(r, 0), completion(r, 1), change));
+        assertThat(Math.abs(change)).isLessThanOrEqualTo(3.0);
+    }
+
+    @Test
+    void seed001ThrottleIdleBalanceCutsIdleTime() {
+        JsonNode r = result("seed-001-throttle-idle-balance");
+        JsonNode idle = row(r, "cpus.idlePct");
+        print("seed-001-throttle-idle-balance", String.format("idle %s %% -> %s %% (%s %% better)",
+                idle.path("baselineMean"), idle.path("variantMean"), idle.path("pctImprovement")));
+        assertThat(idle.path("pctImprovement").asDouble()).isGreaterThanOrEqualTo(30.0);
+    }
+
+    @Test
+    void seed001WithoutTheReturnFixABurstyGroupIsThrottledMore() {
+        JsonNode r = result("seed-001-return-runtime-fix");
+        JsonNode thr = row(r, "cgroups./g.nrThrottled");
+        print("seed-001-return-runtime-fix", String.format("nr_throttled %s (fix off) -> %s (fix on), periods %.0f",
+                thr.path("baselineMean"), thr.path("variantMean"), cgroup(r, 0, "/g", "nrPeriods")));
+        assertThat(thr.path("baselineMean").asDouble()).isGreaterThan(thr.path("variantMean").asDouble());
+        assertThat(thr.path("pctImprovement").asDouble()).isGreaterThanOrEqualTo(20.0);
+    }
+
+    @Test
+    void seed001StaticKeyLowersSchedulerOverhead() {
+        JsonNode r = result("seed-001-static-key");
+        double o0 = at(r, 0, "/scheduler/overheadPct");
+        double o1 = at(r, 1, "/scheduler/overheadPct");
+        JsonNode tput = row(r, "workloads.pipe.throughputPerSec");
+        print("seed-001-static-key", String.format("scheduler overhead %.3f %% -> %.3f %%, throughput %s -> %s (%s %%)",
+                o0, o1, tput.path("baselineMean"), tput.path("variantMean"), tput.path("pctImprovement")));
+        assertThat(o1).isLessThan(o0);
+        assertThat(tput.path("pctImprovement").asDouble()).isPositive();
+    }
+
+    @Test
+    void seed002SisCacheServesMoreAndMovesFewerTasks() {
+        JsonNode r = result("seed-002-sis-cache");
+        JsonNode tput = row(r, "workloads.rr.throughputPerSec");
+        double m0 = workload(r, 0, "rr", "/migrations");
+        double m1 = workload(r, 1, "rr", "/migrations");
+        print("seed-002-sis-cache", String.format("throughput %s -> %s /s (%s %%), migrations %.0f -> %.0f",
+                tput.path("baselineMean"), tput.path("variantMean"), tput.path("pctImprovement"), m0, m1));
+        assertThat(tput.path("pctImprovement").asDouble()).isBetween(1.0, 70.0);
+        assertThat(m1).isLessThan(m0);
+    }
+
+    /**
+     * NOT the published direction: the engine does not reproduce seed 003's +20 % hackbench gain yet (completion
+     * is roughly unchanged). This test asserts only what holds: 5.16 newidle-balances more often, and the result
+     * carries the per-level max_newidle_lb_cost table.
+     */
+    @Test
+    void seed003NewidleCostOnlyWhatTheEngineReproduces() {
+        JsonNode r = result("seed-003-newidle-cost");
+        double n0 = at(r, 0, "/scheduler/newidleBalances");
+        double n1 = at(r, 1, "/scheduler/newidleBalances");
+        JsonNode costs = r.path("variants").get(1).path("scheduler").path("newidleCostUs");
+        print("seed-003-newidle-cost", String.format("hackbench %.3f s -> %.3f s (%+.1f %%, NOT the published "
+                        + "-20 %%), newidle balances %.0f -> %.0f, 5.16 cost table %s", completion(r, 0),
+                completion(r, 1), pct(completion(r, 0), completion(r, 1)), n0, n1, costs));
+        assertThat(n1).isGreaterThan(n0);
+        assertThat(costs.size()).isGreaterThanOrEqualTo(2);
+        for (JsonNode c : costs) {
+            assertThat(c.path("level").asString()).isNotBlank();
+            assertThat(c.path("max").asDouble()).isGreaterThanOrEqualTo(c.path("avg").asDouble());
+            assertThat(c.path("avg").asDouble()).isGreaterThanOrEqualTo(c.path("min").asDouble());
+        }
+    }
+
+    @Test
+    void seed004CheckingDueFirstCutsSerializationCost() {
+        JsonNode r = result("seed-004-balance-serialize");
+        double a0 = at(r, 0, "/scheduler/serializeAttempts");
+        double a1 = at(r, 1, "/scheduler/serializeAttempts");
+        double s0 = at(r, 0, "/scheduler/serializePct");
+        double s1 = at(r, 1, "/scheduler/serializePct");
+        JsonNode tput = row(r, "workloads.oltp.throughputPerSec");
+        print("seed-004-balance-serialize", String.format("serialization %.4f %% -> %.4f %% of cycles (%.0f -> %.0f "
+                        + "CAS), throughput %s -> %s /s (%s %%)", s0, s1, a0, a1, tput.path("baselineMean"),
+                tput.path("variantMean"), tput.path("pctImprovement")));
+        assertThat(a1 * 10).isLessThan(a0);
+        assertThat(s1 * 10).isLessThan(s0);
+        assertThat(tput.path("pctImprovement").asDouble()).isPositive();
+    }
+
+    /**
+     * NOT the published direction for latency: the engine does not reproduce the burst patch's p99 wakeup-latency
+     * drop with this load (throttling hits running workers, not wakeups). This test asserts what holds: with burst
+     * the group is (almost) never throttled, and throughput is not lower.
+     */
+    @Test
+    void k8sBurstRemovesTheThrottling() {
+        JsonNode r = result("k8s-burst");
+        JsonNode p99 = row(r, "workloads.schbench.wakeupLatencyUs.p99");
+        JsonNode tput = row(r, "workloads.schbench.throughputPerSec");
+        JsonNode thr = row(r, "cgroups./pod.nrThrottled");
+        JsonNode time = row(r, "cgroups./pod.throttledUsec");
+        print("k8s-burst", String.format("nr_throttled %s -> %s of %.0f periods, throttled %s -> %s us, throughput "
+                        + "%s -> %s /s (%s %%), p99 wakeup latency %s -> %s us (NOT the published drop)",
+                thr.path("baselineMean"), thr.path("variantMean"), cgroup(r, 0, "/pod", "nrPeriods"),
+                time.path("baselineMean"), time.path("variantMean"), tput.path("baselineMean"),
+                tput.path("variantMean"), tput.path("pctImprovement"), p99.path("baselineMean"),
+                p99.path("variantMean")));
+        assertThat(thr.path("baselineMean").asDouble()).isGreaterThanOrEqualTo(0.3 * cgroup(r, 0, "/pod", "nrPeriods"));
+        assertThat(thr.path("variantMean").asDouble()).isLessThanOrEqualTo(0.1 * thr.path("baselineMean").asDouble());
+        assertThat(time.path("pctImprovement").asDouble()).isGreaterThanOrEqualTo(90.0);
+        assertThat(tput.path("pctImprovement").asDouble()).isGreaterThanOrEqualTo(0.0);
+    }
+
+    @Test
+    void k8sSliceExpirationThrottlesFarMoreAtTheSameUsage() {
+        JsonNode r = result("k8s-slice-expiration");
+        JsonNode thr = row(r, "cgroups./g.nrThrottled");
+        double u0 = cgroup(r, 0, "/g", "usageUsec");
+        double u1 = cgroup(r, 1, "/g", "usageUsec");
+        print("k8s-slice-expiration", String.format("nr_throttled %s (4.18, expiring) -> %s (5.4) of %.0f periods, "
+                        + "usage %.0f -> %.0f us", thr.path("baselineMean"), thr.path("variantMean"),
+                cgroup(r, 0, "/g", "nrPeriods"), u0, u1));
+        assertThat(thr.path("baselineMean").asDouble()).isGreaterThan(2 * thr.path("variantMean").asDouble());
+        assertThat(Math.abs(pct(u0, u1))).isLessThanOrEqualTo(15.0);
+    }
+
+    @Test
+    void k8sLowUsageIsThrottledInALargeShareOfPeriods() {
+        JsonNode r = result("k8s-low-usage-throttling");
+        double periods = cgroup(r, 0, "/pod", "nrPeriods");
+        double throttled = cgroup(r, 0, "/pod", "nrThrottled");
+        double usage = cgroup(r, 0, "/pod", "usageUsec");
+        double simulated = at(r, 0, "/simulatedUs");
+        double quotaShare = usage / (simulated * 0.4);
+        print("k8s-low-usage-throttling", String.format("throttled in %.0f of %.0f periods (%.0f %%), usage %.0f %% "
+                + "of the quota", throttled, periods, throttled / periods * 100, quotaShare * 100));
+        assertThat(throttled / periods).isGreaterThanOrEqualTo(0.25);
+        assertThat(quotaShare).isLessThan(1.0);
+    }
+}
