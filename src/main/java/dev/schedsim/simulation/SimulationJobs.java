@@ -97,6 +97,18 @@ public interface SimulationJobs extends JpaRepository<SimulationJob, String> {
                 and r.status in ('RUNNING', 'SUCCEEDED'))""", nativeQuery = true)
     int requeueIfIdle(@Param("id") String id);
 
+    /**
+     * RUNNING simulations, quiet since {@code staleBefore}, none of whose runs is queued or running: the worker
+     * that ended the last run died before it settled the simulation (SUCCEEDED or FAILED).
+     */
+    @Query(value = """
+            select id from simulation s where s.status = 'RUNNING'
+              and (s.heartbeat_at is null or s.heartbeat_at < :staleBefore)
+              and exists (select 1 from simulation_run r where r.simulation_id = s.id)
+              and not exists (select 1 from simulation_run r where r.simulation_id = s.id
+                and r.status in ('QUEUED', 'RUNNING'))""", nativeQuery = true)
+    List<String> findUnsettled(@Param("staleBefore") Instant staleBefore);
+
     /** Unfinished simulations that have no run rows yet (rows written before runs existed). */
     @Query(value = """
             select id from simulation s where s.status in ('QUEUED', 'RUNNING')

@@ -223,6 +223,13 @@ public class SimulationQueue {
         return requeue(clock.instant().minus(properties.recovery().heartbeatTimeout()));
     }
 
+    /** Simulations whose runs all ended but that nobody settled (see {@link SimulationRunner#settle}). */
+    List<String> unsettled(boolean startup) {
+        boolean all = startup && properties.recovery().requeueAllOnStartup();
+        return simulations.findUnsettled(all ? clock.instant().plus(java.time.Duration.ofDays(3650))
+                : clock.instant().minus(properties.recovery().heartbeatTimeout()));
+    }
+
     private int requeue(Instant staleBefore) {
         int n = runs.requeueStale(staleBefore);
         int m = simulations.requeueStale(staleBefore);

@@ -96,6 +96,28 @@ class SimulationRunner {
         }
     }
 
+    /**
+     * Settles a simulation whose runs all ended but whose row is still RUNNING (the worker of its last run died
+     * in between): SUCCEEDED with its result when every run succeeded, else FAILED.
+     */
+    void settle(String id) {
+        SimulationJob job = simulations.findById(id).orElse(null);
+        if (job == null || job.getStatus() != SimulationStatus.RUNNING) {
+            return;
+        }
+        if (runs.countBySimulationIdAndStatusNot(id, SimulationStatus.SUCCEEDED) == 0) {
+            completeIfDone(id, planner.plan(job.getRequestJson()));
+            return;
+        }
+        Instant now = clock.instant();
+        String error = problemJson("simulation-failed", "Simulation failed", 500, "a run of the simulation failed");
+        if (simulations.finish(id, SimulationStatus.FAILED, job.getProgress(), null, error, job.getEvents(),
+                now) == 1) {
+            runs.cancelAll(id, now);
+            publish(id, SimulationStatus.FAILED, now, job.getEvents(), 0, null);
+        }
+    }
+
     /** When every run succeeded: the result document from the stored reports, then SUCCEEDED (once). */
     private void completeIfDone(String id, SimulationPlan plan) {
         if (runs.countBySimulationIdAndStatusNot(id, SimulationStatus.SUCCEEDED) > 0) {

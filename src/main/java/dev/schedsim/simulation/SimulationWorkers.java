@@ -46,6 +46,7 @@ class SimulationWorkers implements SmartLifecycle {
             return;
         }
         queue.recover();
+        queue.unsettled(true).forEach(runner::settle);
         stopping.set(false);
         int n = properties.workers();
         pool = Executors.newFixedThreadPool(n, r -> {
@@ -68,6 +69,9 @@ class SimulationWorkers implements SmartLifecycle {
         reaper.scheduleWithFixedDelay(() -> {
             try {
                 queue.reap();
+                for (String id : queue.unsettled(false)) {
+                    runner.settle(id);
+                }
             } catch (RuntimeException e) {
                 log.warn("reaper failed: {}", e.toString());
             }

@@ -90,6 +90,24 @@ class RunQueueTests {
     }
 
     @Test
+    void aSimulationWhoseLastRunEndedButWasNotSettledIsSettledByTheReaper() {
+        try (ConfigurableApplicationContext ctx = EndToEnd.start(properties(
+                "schedsim.recovery.requeue-all-on-startup=false", "schedsim.workers=1"))) {
+            Http http = EndToEnd.http(ctx);
+            String id = EndToEnd.submit(http, TWO_BY_TWO);
+            assertThat(http.awaitFinished(id).path("status").asString()).isEqualTo("SUCCEEDED");
+            String result = http.get("/api/v1/simulations/" + id + "/result").body();
+            // What a worker killed between storing the last run and settling the simulation leaves behind.
+            Timestamp old = Timestamp.from(Instant.now().minusSeconds(5));
+            ctx.getBean(JdbcTemplate.class).update("update simulation set status = 'RUNNING', result_json = null, "
+                    + "finished_at = null, heartbeat_at = ? where id = ?", old, id);
+            JsonNode done = http.awaitFinished(id);
+            assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
+            assertThat(http.get("/api/v1/simulations/" + id + "/result").body()).isEqualTo(result);
+        }
+    }
+
+    @Test
     void aCancelMadeOnAnotherInstanceStopsTheRunningEngine() {
         try (ConfigurableApplicationContext ctx = EndToEnd.start(properties("schedsim.workers=1"))) {
             Http http = EndToEnd.http(ctx);
