@@ -34,10 +34,10 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         maxQueued = maxQueued == null ? 1000L : maxQueued;
         maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(1) : maxBodySize;
         if (recovery == null) {
-            recovery = new Recovery(true, Duration.ofMinutes(2));
+            recovery = new Recovery(true, Duration.ofSeconds(30));
         } else {
             recovery = new Recovery(recovery.requeueAllOnStartup() == null || recovery.requeueAllOnStartup(),
-                    recovery.heartbeatTimeout() == null ? Duration.ofMinutes(2) : recovery.heartbeatTimeout());
+                    recovery.heartbeatTimeout() == null ? Duration.ofSeconds(30) : recovery.heartbeatTimeout());
         }
     }
 }

@@ -28,11 +28,7 @@ public interface SimulationJobs extends JpaRepository<SimulationJob, String> {
 
     long countByStatus(SimulationStatus status);
 
-    /** The oldest queued row nobody else holds; the caller's transaction keeps the row lock until it commits. */
-    @Query(value = "select id from simulation where status = 'QUEUED' order by created_at, id limit 1 "
-            + "for update skip locked", nativeQuery = true)
-    List<String> lockNextQueued();
-
+    /** The first claimed run starts the simulation. */
     @Transactional
     @Modifying
     @Query("""
@@ -41,23 +37,29 @@ public interface SimulationJobs extends JpaRepository<SimulationJob, String> {
             where j.id = :id and j.status = dev.schedsim.simulation.SimulationStatus.QUEUED""")
     int markRunning(@Param("id") String id, @Param("worker") String worker, @Param("now") Instant now);
 
+    /**
+     * The simulation's progress is the mean of its runs' progress, its events their sum; also its heartbeat
+     * (the runs carry the ones that matter for requeueing).
+     */
     @Transactional
     @Modifying
-    @Query("""
-            update SimulationJob j set j.progress = :progress, j.heartbeatAt = :now, j.events = :events
-            where j.id = :id and j.status = dev.schedsim.simulation.SimulationStatus.RUNNING
-              and j.workerId = :worker""")
-    int updateProgress(@Param("id") String id, @Param("worker") String worker, @Param("progress") double progress,
-                       @Param("events") long events, @Param("now") Instant now);
+    @Query(value = """
+            update simulation set
+              progress = (select coalesce(avg(r.progress), 0) from simulation_run r where r.simulation_id = :id),
+              events = (select coalesce(sum(r.events), 0) from simulation_run r where r.simulation_id = :id),
+              heartbeat_at = :now
+            where id = :id and status = 'RUNNING'""", nativeQuery = true)
+    int aggregate(@Param("id") String id, @Param("now") Instant now);
 
+    /** Final state of a QUEUED or RUNNING simulation; 0 rows when someone else got there first. */
     @Transactional
     @Modifying
     @Query("""
             update SimulationJob j set j.status = :outcome, j.finishedAt = :now, j.progress = :progress,
               j.resultJson = :result, j.errorJson = :error, j.events = :events, j.heartbeatAt = :now
-            where j.id = :id and j.status = dev.schedsim.simulation.SimulationStatus.RUNNING
-              and j.workerId = :worker""")
-    int finish(@Param("id") String id, @Param("worker") String worker, @Param("outcome") SimulationStatus outcome,
+            where j.id = :id and (j.status = dev.schedsim.simulation.SimulationStatus.RUNNING
+              or j.status = dev.schedsim.simulation.SimulationStatus.QUEUED)""")
+    int finish(@Param("id") String id, @Param("outcome") SimulationStatus outcome,
                @Param("progress") double progress, @Param("result") String result, @Param("error") String error,
                @Param("events") long events, @Param("now") Instant now);
 
@@ -70,15 +72,48 @@ public interface SimulationJobs extends JpaRepository<SimulationJob, String> {
               or j.status = dev.schedsim.simulation.SimulationStatus.RUNNING)""")
     int cancel(@Param("id") String id, @Param("now") Instant now);
 
-    /** Rows left RUNNING by a process that is gone (heartbeat older than {@code staleBefore}) go back to QUEUED. */
+    /**
+     * A RUNNING simulation none of whose runs is running or done (all requeued, or a row from before runs
+     * existed) whose heartbeat is older than {@code staleBefore} goes back to QUEUED, as it was before any claim.
+     */
     @Transactional
     @Modifying
-    @Query("""
-            update SimulationJob j set j.status = dev.schedsim.simulation.SimulationStatus.QUEUED,
-              j.startedAt = null, j.workerId = null, j.heartbeatAt = null, j.progress = 0, j.events = 0
-            where j.status = dev.schedsim.simulation.SimulationStatus.RUNNING
-              and (j.heartbeatAt is null or j.heartbeatAt < :staleBefore)""")
+    @Query(value = """
+            update simulation set status = 'QUEUED', started_at = null, worker_id = null, heartbeat_at = null,
+              progress = 0, events = 0
+            where status = 'RUNNING' and (heartbeat_at is null or heartbeat_at < :staleBefore)
+              and not exists (select 1 from simulation_run r where r.simulation_id = simulation.id
+                and r.status in ('RUNNING', 'SUCCEEDED'))""", nativeQuery = true)
     int requeueStale(@Param("staleBefore") Instant staleBefore);
+
+    /** After its runs were given back at shutdown: QUEUED again unless some run is running or done. */
+    @Transactional
+    @Modifying
+    @Query(value = """
+            update simulation set status = 'QUEUED', started_at = null, worker_id = null, heartbeat_at = null,
+              progress = 0, events = 0
+            where id = :id and status = 'RUNNING'
+              and not exists (select 1 from simulation_run r where r.simulation_id = simulation.id
+                and r.status in ('RUNNING', 'SUCCEEDED'))""", nativeQuery = true)
+    int requeueIfIdle(@Param("id") String id);
+
+    /**
+     * RUNNING simulations, quiet since {@code staleBefore}, none of whose runs is queued or running: the worker
+     * that ended the last run died before it settled the simulation (SUCCEEDED or FAILED).
+     */
+    @Query(value = """
+            select id from simulation s where s.status = 'RUNNING'
+              and (s.heartbeat_at is null or s.heartbeat_at < :staleBefore)
+              and exists (select 1 from simulation_run r where r.simulation_id = s.id)
+              and not exists (select 1 from simulation_run r where r.simulation_id = s.id
+                and r.status in ('QUEUED', 'RUNNING'))""", nativeQuery = true)
+    List<String> findUnsettled(@Param("staleBefore") Instant staleBefore);
+
+    /** Unfinished simulations that have no run rows yet (rows written before runs existed). */
+    @Query(value = """
+            select id from simulation s where s.status in ('QUEUED', 'RUNNING')
+              and not exists (select 1 from simulation_run r where r.simulation_id = s.id)""", nativeQuery = true)
+    List<String> findUnfinishedWithoutRuns();
 
     @Transactional
     @Modifying
@@ -87,16 +122,6 @@ public interface SimulationJobs extends JpaRepository<SimulationJob, String> {
             and j.status in (dev.schedsim.simulation.SimulationStatus.SUCCEEDED,
               dev.schedsim.simulation.SimulationStatus.FAILED, dev.schedsim.simulation.SimulationStatus.CANCELLED)""")
     int deleteFinished(@Param("id") String id);
-
-    /** A row this worker gave up (shutdown) goes back to the queue. */
-    @Transactional
-    @Modifying
-    @Query("""
-            update SimulationJob j set j.status = dev.schedsim.simulation.SimulationStatus.QUEUED,
-              j.startedAt = null, j.workerId = null, j.heartbeatAt = null, j.progress = 0, j.events = 0
-            where j.id = :id and j.status = dev.schedsim.simulation.SimulationStatus.RUNNING
-              and j.workerId = :worker""")
-    int requeueOwn(@Param("id") String id, @Param("worker") String worker);
 
     List<SimulationJob> findByStatusOrderByFinishedAtDescIdDesc(SimulationStatus status, Pageable pageable);
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.data.domain.Page;
 import org.springframework.data.domain.PageRequest;
@@ -17,23 +18,33 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The job queue, kept in the database: submission, claiming (row lock with SKIP LOCKED, then a conditional
- * update, so several instances can share one database), cancellation and removal.
+ * The job queue, kept in the database. A simulation is split at submission into its runs (variant ×
+ * repetition), which are the units of work: workers of any instance claim runs (row lock with
+ * {@code FOR UPDATE SKIP LOCKED}, then a conditional update, in one transaction), keep them alive with a
+ * heartbeat, and a run whose heartbeat is older than {@code schedsim.recovery.heartbeat-timeout} is requeued by
+ * {@link #reap()} on any live instance. Also cancellation (of every run) and removal.
  */
 @Component
 public class SimulationQueue {
     private static final Logger log = LoggerFactory.getLogger(SimulationQueue.class);
 
     private final SimulationJobs simulations;
+    private final SimulationRuns runs;
+    private final SimulationPlanner planner;
+    private final ApplicationEventPublisher events;
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final SchedsimProperties properties;
-    /** Cancellation flags of the jobs this instance is running, by id. */
+    /** Cancellation flags of the runs this instance is running, by run id ({@code simulationId/index}). */
     private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
 
-    SimulationQueue(SimulationJobs simulations, TransactionTemplate transactions, Clock clock,
+    SimulationQueue(SimulationJobs simulations, SimulationRuns runs, SimulationPlanner planner,
+                    ApplicationEventPublisher events, TransactionTemplate transactions, Clock clock,
                     SchedsimProperties properties) {
         this.simulations = simulations;
+        this.runs = runs;
+        this.planner = planner;
+        this.events = events;
         this.transactions = transactions;
         this.clock = clock;
         this.properties = properties;
@@ -41,6 +52,10 @@ public class SimulationQueue {
 
     /** What a submission did. */
     public record Submission(SimulationJob job, boolean created) {
+    }
+
+    /** A run a worker claimed. */
+    record Claim(String runId, String simulationId, int runIndex) {
     }
 
     /** Thrown when an idempotency key is reused with another body. */
@@ -80,8 +95,13 @@ public class SimulationQueue {
         }
         SimulationJob job = new SimulationJob(UUID.randomUUID().toString(), name, clock.instant(), requestJson,
                 requestHash, idempotencyKey);
+        int n = planner.plan(requestJson).runs();
         try {
-            return new Submission(simulations.saveAndFlush(job), true);
+            return new Submission(transactions.execute(tx -> {
+                SimulationJob saved = simulations.saveAndFlush(job);
+                createRuns(saved.getId(), n, saved.getCreatedAt());
+                return saved;
+            }), true);
         } catch (DataIntegrityViolationException e) {
             // A concurrent submission with the same key won the unique index.
             SimulationJob other = simulations.findByIdempotencyKey(idempotencyKey).orElseThrow(() -> e);
@@ -113,21 +133,30 @@ public class SimulationQueue {
         if (job.isEmpty()) {
             return job;
         }
-        if (simulations.cancel(id, clock.instant()) == 0) {
-            SimulationJob now = simulations.findById(id).orElse(null);
-            if (now == null) {
+        Instant now = clock.instant();
+        if (simulations.cancel(id, now) == 0) {
+            SimulationJob current = simulations.findById(id).orElse(null);
+            if (current == null) {
                 return Optional.empty();
             }
-            if (now.getStatus() != SimulationStatus.CANCELLED) {
-                throw new StateConflictException("simulation " + id + " already " + now.getStatus());
+            if (current.getStatus() != SimulationStatus.CANCELLED) {
+                throw new StateConflictException("simulation " + id + " already " + current.getStatus());
             }
-            return Optional.of(now);
+            return Optional.of(current);
         }
-        AtomicBoolean flag = running.get(id);
-        if (flag != null) {
-            flag.set(true);
-        }
-        return simulations.findById(id);
+        // Runs running here stop at their next engine check; those on other instances at their next heartbeat.
+        runs.cancelAll(id, now);
+        running.forEach((run, flag) -> {
+            if (run.startsWith(id + "/")) {
+                flag.set(true);
+            }
+        });
+        Optional<SimulationJob> cancelled = simulations.findById(id);
+        cancelled.ifPresent(j -> events.publishEvent(new SimulationFinished(id, j.label(),
+                SimulationStatus.CANCELLED, java.time.Duration.between(
+                        j.getStartedAt() != null ? j.getStartedAt() : j.getCreatedAt(), now),
+                j.getEvents(), 0, null)));
+        return cancelled;
     }
 
     /** Removes a finished job; false when unknown; a conflict while it is queued or running. */
@@ -147,39 +176,100 @@ public class SimulationQueue {
         return true;
     }
 
-    /** Claims the oldest queued job for {@code worker}: its id, or empty when nothing is queued. */
-    Optional<String> claim(String worker) {
+    /** Claims the oldest queued run for {@code worker} and marks its simulation RUNNING; empty when none. */
+    Optional<Claim> claim(String worker) {
         return Optional.ofNullable(transactions.execute(tx -> {
-            List<String> ids = simulations.lockNextQueued();
+            List<String> ids = runs.lockNextQueued();
             if (ids.isEmpty()) {
                 return null;
             }
             String id = ids.get(0);
-            return simulations.markRunning(id, worker, clock.instant()) == 1 ? id : null;
+            Instant now = clock.instant();
+            if (runs.markRunning(id, worker, now) != 1) {
+                return null;
+            }
+            int slash = id.lastIndexOf('/');
+            String simulation = id.substring(0, slash);
+            simulations.markRunning(simulation, worker, now);
+            return new Claim(id, simulation, Integer.parseInt(id.substring(slash + 1)));
         }));
     }
 
-    /** Registers the cancellation flag of a job this instance starts running. */
-    AtomicBoolean started(String id) {
+    /** Registers the cancellation flag of a run this instance starts running. */
+    AtomicBoolean started(String runId) {
         AtomicBoolean flag = new AtomicBoolean();
-        running.put(id, flag);
+        running.put(runId, flag);
         return flag;
     }
 
-    void ended(String id) {
-        running.remove(id);
+    void ended(String runId) {
+        running.remove(runId);
     }
 
-    /** Start-up recovery of rows left RUNNING by a process that died. */
+    /**
+     * Start-up recovery: with {@code requeue-all-on-startup} (one instance, the H2 default) every RUNNING run
+     * belongs to a dead process; otherwise only those whose heartbeat is stale. Returns the runs and the
+     * run-less simulation rows put back in the queue.
+     */
     int recover() {
         SchedsimProperties.Recovery r = properties.recovery();
         Instant staleBefore = r.requeueAllOnStartup()
                 ? clock.instant().plus(java.time.Duration.ofDays(3650)) : clock.instant().minus(r.heartbeatTimeout());
-        int n = simulations.requeueStale(staleBefore);
-        if (n > 0) {
-            log.info("requeued {} simulation(s) left RUNNING by a previous process", n);
+        return requeue(staleBefore);
+    }
+
+    /** Periodic: requeues runs whose worker died (heartbeat older than the timeout), on whatever instance. */
+    int reap() {
+        return requeue(clock.instant().minus(properties.recovery().heartbeatTimeout()));
+    }
+
+    /** Simulations whose runs all ended but that nobody settled (see {@link SimulationRunner#settle}). */
+    List<String> unsettled(boolean startup) {
+        boolean all = startup && properties.recovery().requeueAllOnStartup();
+        return simulations.findUnsettled(all ? clock.instant().plus(java.time.Duration.ofDays(3650))
+                : clock.instant().minus(properties.recovery().heartbeatTimeout()));
+    }
+
+    private int requeue(Instant staleBefore) {
+        int n = runs.requeueStale(staleBefore);
+        int m = simulations.requeueStale(staleBefore);
+        int legacy = 0;
+        for (String id : simulations.findUnfinishedWithoutRuns()) {
+            legacy += ensureRuns(id) ? 1 : 0;
         }
-        return n;
+        if (n + m > 0) {
+            log.info("requeued {} run(s) and {} simulation(s) left RUNNING by a worker that is gone", n, m);
+        }
+        return n + legacy;
+    }
+
+    /** Rows written before runs existed (or by hand) get their runs; false when another instance was first. */
+    private boolean ensureRuns(String id) {
+        try {
+            SimulationJob job = simulations.findById(id).orElse(null);
+            if (job == null) {
+                return false;
+            }
+            int n = planner.plan(job.getRequestJson()).runs();
+            transactions.executeWithoutResult(tx -> createRuns(id, n, job.getCreatedAt()));
+            return true;
+        } catch (DataIntegrityViolationException e) {
+            return false;
+        } catch (RuntimeException e) {
+            // An unreadable legacy request: fail it rather than retry it forever.
+            log.warn("simulation {} cannot be planned: {}", id, e.toString());
+            simulations.finish(id, SimulationStatus.FAILED, 0, null, SimulationRunner.problemJson(
+                    "simulation-failed", "Simulation failed", 500, e.toString()), 0, clock.instant());
+            return false;
+        }
+    }
+
+    private void createRuns(String id, int n, Instant createdAt) {
+        List<SimulationRun> rows = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            rows.add(new SimulationRun(id, i, createdAt));
+        }
+        runs.saveAllAndFlush(rows);
     }
 
     public long count(SimulationStatus status) {

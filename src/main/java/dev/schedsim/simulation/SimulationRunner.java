@@ -15,30 +15,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
+import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs one claimed job: every variant × repetition through the engine, then stores the result document
- * (SUCCEEDED), an error problem (FAILED) or nothing (CANCELLED; or back to QUEUED when the service stops).
+ * Runs one claimed run (variant × repetition) through the engine and stores its report on the run row. The
+ * worker whose run completes the simulation's last outstanding run builds the result document from all stored
+ * reports (exactly as from in-memory reports: {@link ResultDocument}) and marks the simulation SUCCEEDED; a
+ * failed run fails the simulation and cancels its other runs; a run interrupted by shutdown goes back to QUEUED.
  */
 @Component
 class SimulationRunner {
     private static final Logger log = LoggerFactory.getLogger(SimulationRunner.class);
     static final String PROBLEM_BASE = "https://schedsim.dev/problems/";
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
     private final SimulationJobs simulations;
+    private final SimulationRuns runs;
     private final SimulationQueue queue;
     private final SimulationPlanner planner;
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final SchedsimProperties properties;
 
-    SimulationRunner(SimulationJobs simulations, SimulationQueue queue, SimulationPlanner planner,
-                     ApplicationEventPublisher events, Clock clock, SchedsimProperties properties) {
+    SimulationRunner(SimulationJobs simulations, SimulationRuns runs, SimulationQueue queue,
+                     SimulationPlanner planner, ApplicationEventPublisher events, Clock clock,
+                     SchedsimProperties properties) {
         this.simulations = simulations;
+        this.runs = runs;
         this.queue = queue;
         this.planner = planner;
         this.events = events;
@@ -46,74 +53,125 @@ class SimulationRunner {
         this.properties = properties;
     }
 
-    void run(String id, String worker, BooleanSupplier stopping) {
-        Instant start = clock.instant();
-        AtomicBoolean cancelled = queue.started(id);
-        JobControl control = null;
-        long simulatedUs = 0;
+    void run(SimulationQueue.Claim claim, String worker, BooleanSupplier stopping) {
+        String id = claim.simulationId();
+        AtomicBoolean cancelled = queue.started(claim.runId());
+        RunHeartbeat control = null;
         try {
             SimulationJob job = simulations.findById(id).orElseThrow();
             SimulationPlan plan = planner.plan(job.getRequestJson());
-            control = new JobControl(simulations, id, worker, clock, properties.progressInterval().toMillis(),
-                    cancelled, stopping, plan.runs());
-            List<List<Report>> reports = new ArrayList<>();
-            int index = 0;
-            for (SimulationPlan.Variant v : plan.variants()) {
-                List<Report> runs = new ArrayList<>();
-                for (int r = 0; r < plan.repetitions(); r++) {
-                    control.startRun(index++, v.spec().durationUs());
-                    if (control.cancelled()) {
-                        throw new RunCancelledException();
-                    }
-                    Report report = Engine.run(v.spec(), plan.seed() + r, plan.eventBudget(), control);
-                    control.endRun(report.events());
-                    simulatedUs += report.simulatedUs();
-                    runs.add(report);
-                }
-                reports.add(runs);
+            SimulationPlan.Variant variant = plan.variants().get(claim.runIndex() / plan.repetitions());
+            long seed = plan.seed() + claim.runIndex() % plan.repetitions();
+            control = new RunHeartbeat(runs, simulations, claim.runId(), id, worker, clock,
+                    properties.progressInterval().toMillis(), cancelled, stopping, variant.spec().durationUs());
+            if (control.cancelled()) {
+                throw new RunCancelledException();
             }
-            String result = ResultDocument.build(plan, reports);
-            int n = simulations.finish(id, worker, SimulationStatus.SUCCEEDED, 1.0, result, null, control.events(),
-                    clock.instant());
-            publish(id, n == 1 ? SimulationStatus.SUCCEEDED : SimulationStatus.CANCELLED, start, control,
-                    simulatedUs, n == 1 ? result : null);
+            Report report = Engine.run(variant.spec(), seed, plan.eventBudget(), control);
+            Instant now = clock.instant();
+            if (runs.finish(claim.runId(), worker, SimulationStatus.SUCCEEDED, 1.0, report.events(),
+                    report.simulatedUs(), JSON.writeValueAsString(report), now) == 1) {
+                simulations.aggregate(id, now);
+                completeIfDone(id, plan);
+            }
         } catch (RunCancelledException e) {
             if (stopping.getAsBoolean() && !cancelled.get()) {
-                simulations.requeueOwn(id, worker);
-                log.info("simulation {} requeued at shutdown", id);
-            } else {
-                publish(id, SimulationStatus.CANCELLED, start, control, simulatedUs, null);
+                runs.requeueOwn(claim.runId(), worker);
+                simulations.requeueIfIdle(id);
+                log.info("run {} requeued at shutdown", claim.runId());
             }
+            // Otherwise cancelled: whoever cancelled recorded the state.
         } catch (BudgetExceededException e) {
             ObjectNode error = problem("budget-exceeded", "Event budget exceeded", 422,
                     e.getMessage() + "; simulate less time, fewer threads or a smaller machine");
             error.put("limit", "schedsim.limits.max-events");
             error.put("value", e.budget());
-            fail(id, worker, error, start, control, simulatedUs);
+            fail(claim, worker, error, control);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            log.warn("simulation {} failed", id, e);
-            ObjectNode error = problem("simulation-failed", "Simulation failed", 500,
-                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-            fail(id, worker, error, start, control, simulatedUs);
+            log.warn("run {} failed", claim.runId(), e);
+            fail(claim, worker, problem("simulation-failed", "Simulation failed", 500,
+                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())), control);
         } finally {
-            queue.ended(id);
+            queue.ended(claim.runId());
         }
     }
 
-    private void fail(String id, String worker, ObjectNode error, Instant start, JobControl control,
-                      long simulatedUs) {
-        long events = control == null ? 0 : control.events();
-        int n = simulations.finish(id, worker, SimulationStatus.FAILED, control == null ? 0 : control.fraction(),
-                null, JSON.writeValueAsString(error), events, clock.instant());
-        publish(id, n == 1 ? SimulationStatus.FAILED : SimulationStatus.CANCELLED, start, control, simulatedUs,
-                null);
+    /**
+     * Settles a simulation whose runs all ended but whose row is still RUNNING (the worker of its last run died
+     * in between): SUCCEEDED with its result when every run succeeded, else FAILED.
+     */
+    void settle(String id) {
+        SimulationJob job = simulations.findById(id).orElse(null);
+        if (job == null || job.getStatus() != SimulationStatus.RUNNING) {
+            return;
+        }
+        if (runs.countBySimulationIdAndStatusNot(id, SimulationStatus.SUCCEEDED) == 0) {
+            completeIfDone(id, planner.plan(job.getRequestJson()));
+            return;
+        }
+        Instant now = clock.instant();
+        String error = problemJson("simulation-failed", "Simulation failed", 500, "a run of the simulation failed");
+        if (simulations.finish(id, SimulationStatus.FAILED, job.getProgress(), null, error, job.getEvents(),
+                now) == 1) {
+            runs.cancelAll(id, now);
+            publish(id, SimulationStatus.FAILED, now, job.getEvents(), 0, null);
+        }
     }
 
-    private void publish(String id, SimulationStatus outcome, Instant start, JobControl control, long simulatedUs,
+    /** When every run succeeded: the result document from the stored reports, then SUCCEEDED (once). */
+    private void completeIfDone(String id, SimulationPlan plan) {
+        if (runs.countBySimulationIdAndStatusNot(id, SimulationStatus.SUCCEEDED) > 0) {
+            return;
+        }
+        List<SimulationRun> all = runs.findBySimulationIdOrderByRunIndex(id);
+        List<List<Report>> reports = new ArrayList<>();
+        long events = 0;
+        long simulatedUs = 0;
+        for (int v = 0; v < plan.variants().size(); v++) {
+            List<Report> variant = new ArrayList<>();
+            for (int r = 0; r < plan.repetitions(); r++) {
+                SimulationRun run = all.get(v * plan.repetitions() + r);
+                variant.add(JSON.readValue(run.getReportJson(), Report.class));
+                events += run.getEvents();
+                simulatedUs += run.getSimulatedUs();
+            }
+            reports.add(variant);
+        }
+        String result = ResultDocument.build(plan, reports);
+        Instant now = clock.instant();
+        if (simulations.finish(id, SimulationStatus.SUCCEEDED, 1.0, result, null, events, now) == 1) {
+            publish(id, SimulationStatus.SUCCEEDED, now, events, simulatedUs, result);
+        }
+    }
+
+    private void fail(SimulationQueue.Claim claim, String worker, ObjectNode error, RunHeartbeat control) {
+        Instant now = clock.instant();
+        long events = control == null ? 0 : control.events();
+        if (runs.finish(claim.runId(), worker, SimulationStatus.FAILED, control == null ? 0 : control.fraction(),
+                events, 0, null, now) == 0) {
+            return;
+        }
+        String id = claim.simulationId();
+        simulations.aggregate(id, now);
+        SimulationJob job = simulations.findById(id).orElse(null);
+        if (job != null && simulations.finish(id, SimulationStatus.FAILED, job.getProgress(), null,
+                JSON.writeValueAsString(error), job.getEvents(), now) == 1) {
+            runs.cancelAll(id, now);
+            publish(id, SimulationStatus.FAILED, now, job.getEvents(), 0, null);
+        }
+    }
+
+    private void publish(String id, SimulationStatus outcome, Instant now, long events, long simulatedUs,
                          String result) {
-        String label = simulations.findById(id).map(SimulationJob::label).orElse(id);
-        events.publishEvent(new SimulationFinished(id, label, outcome, Duration.between(start, clock.instant()),
-                control == null ? 0 : control.events(), simulatedUs, result));
+        SimulationJob job = simulations.findById(id).orElse(null);
+        String label = job == null ? id : job.label();
+        Instant start = job == null || job.getStartedAt() == null ? now : job.getStartedAt();
+        this.events.publishEvent(new SimulationFinished(id, label, outcome, Duration.between(start, now), events,
+                simulatedUs, result));
+    }
+
+    static String problemJson(String type, String title, int status, String detail) {
+        return JSON.writeValueAsString(problem(type, title, status, detail));
     }
 
     static ObjectNode problem(String type, String title, int status, String detail) {

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,9 +15,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * The bounded worker pool ({@code schedsim.workers}, default the available processors). Each worker claims the
- * oldest queued row and runs it; an idle worker polls every {@code schedsim.poll-interval}. On start the rows a
- * dead process left RUNNING are requeued; on stop the running engines are interrupted through their
- * {@link JobControl} and their rows requeued, so a restart loses nothing.
+ * oldest queued run and runs it; an idle worker polls every {@code schedsim.poll-interval}. On start the runs a
+ * dead process left RUNNING are requeued; while running, a reaper requeues runs whose heartbeat went stale
+ * (another instance died); on stop the running engines are interrupted through their {@link RunHeartbeat} and
+ * their runs requeued, so a restart loses nothing.
  */
 @Component
 class SimulationWorkers implements SmartLifecycle {
@@ -28,6 +30,7 @@ class SimulationWorkers implements SmartLifecycle {
     private final String instance;
     private final AtomicBoolean stopping = new AtomicBoolean();
     private volatile ExecutorService pool;
+    private volatile ScheduledExecutorService reaper;
 
     SimulationWorkers(SimulationQueue queue, SimulationRunner runner, SchedsimProperties properties) {
         this.queue = queue;
@@ -43,6 +46,7 @@ class SimulationWorkers implements SmartLifecycle {
             return;
         }
         queue.recover();
+        queue.unsettled(true).forEach(runner::settle);
         stopping.set(false);
         int n = properties.workers();
         pool = Executors.newFixedThreadPool(n, r -> {
@@ -55,6 +59,23 @@ class SimulationWorkers implements SmartLifecycle {
             String worker = instance + "#" + i;
             pool.execute(() -> loop(worker));
         }
+        long timeoutMs = properties.recovery().heartbeatTimeout().toMillis();
+        long periodMs = Math.max(250, Math.min(10_000, timeoutMs / 4));
+        reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "simulation-reaper");
+            t.setDaemon(true);
+            return t;
+        });
+        reaper.scheduleWithFixedDelay(() -> {
+            try {
+                queue.reap();
+                for (String id : queue.unsettled(false)) {
+                    runner.settle(id);
+                }
+            } catch (RuntimeException e) {
+                log.warn("reaper failed: {}", e.toString());
+            }
+        }, periodMs, periodMs, TimeUnit.MILLISECONDS);
         log.info("{} simulation worker(s) started as {}", n, instance);
     }
 
@@ -87,6 +108,7 @@ class SimulationWorkers implements SmartLifecycle {
             return;
         }
         stopping.set(true);
+        reaper.shutdownNow();
         p.shutdown();
         try {
             if (!p.awaitTermination(15, TimeUnit.SECONDS)) {

@@ -1,0 +1,75 @@
+# Shared helpers of the scripts in this directory (sourced, not run).
+
+# The service jar: target/schedsim-*.jar, rebuilt (tests skipped) when missing or older than the sources.
+service_jar() {
+  local jar
+  jar=$(ls target/schedsim-*.jar 2>/dev/null | grep -v '\.original$' | head -n1 || true)
+  if [[ -z "$jar" || -n "$(find src/main pom.xml -newer "$jar" -type f 2>/dev/null | head -n1)" ]]; then
+    echo "building the service jar (tests skipped)..." >&2
+    ./mvnw -B -q -o -DskipTests package >&2 || ./mvnw -B -q -DskipTests package >&2
+    jar=$(ls target/schedsim-*.jar | grep -v '\.original$' | head -n1)
+  fi
+  echo "$jar"
+}
+
+# A free TCP port on 127.0.0.1 (asks the kernel through python3 when there, else probes from $1).
+free_port() {
+  if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+  else
+    local p=${1:-18080}
+    while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done
+    echo "$p"
+  fi
+}
+
+# Waits until http://127.0.0.1:$1/actuator/health answers UP, at most $2 seconds; $3 is the pid to watch.
+await_up() {
+  local port=$1 limit=$2 pid=${3:-}
+  for _ in $(seq 1 $((limit * 4))); do
+    if curl -fsS "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"UP"'; then
+      return 0
+    fi
+    if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then
+      echo "the service on port $port exited during start-up" >&2
+      return 1
+    fi
+    sleep 0.25
+  done
+  echo "the service on port $port did not come up within ${limit}s" >&2
+  return 1
+}
+
+# A small simulation: validation-2c, 200 ms, two CPU-bound threads in a quota-limited group.
+small_simulation() {
+  cat <<JSON
+{"name":"${1:-small}","topology":{"preset":"validation-2c"},
+ "cgroups":[{"path":"/a","cpuMax":"50000 100000"}],
+ "workloads":[{"name":"w","cgroup":"/a","type":"cpu-bound","threads":2}],
+ "durationMs":200,"seed":${2:-1}}
+JSON
+}
+
+# submit_one KEY N PORT… : submits small simulation N with Idempotency-Key KEY-N to the first port, failing over
+# to the next ones (as a load balancer would) when an instance does not answer; prints the simulation id.
+submit_one() {
+  local key=$1 n=$2
+  shift 2
+  local ports=("$@") out code try port
+  out=$(mktemp)
+  for try in $(seq 0 $((2 * ${#ports[@]} - 1))); do
+    port=${ports[$(((n + try) % ${#ports[@]}))]}
+    code=$(small_simulation "s-$n" "$n" | curl -sS -o "$out" -w '%{http_code}' -X POST \
+      -H 'Content-Type: application/json' -H "Idempotency-Key: $key-$n" --data-binary @- \
+      "http://127.0.0.1:$port/api/v1/simulations" 2>/dev/null) || true
+    if [[ "$code" == 202 || "$code" == 200 ]]; then
+      jq -r .id "$out"
+      rm -f "$out"
+      return 0
+    fi
+    sleep 0.2
+  done
+  echo "submission $n was not accepted (last answer $code: $(cat "$out"))" >&2
+  rm -f "$out"
+  return 1
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Scale-out and crash safety, on real processes:
+#  1. two service instances share a fresh PostgreSQL database (127.0.0.1:5432, user postgres, database
+#     schedsim_mi, created and dropped here); 200 small simulations are submitted to both; one instance is
+#     killed with SIGKILL part way; all 200 must end SUCCEEDED exactly once (one result each, every run
+#     SUCCEEDED; runs of the killed instance are claimed again by the survivor after the heartbeat timeout);
+#  2. one instance on an H2 file under target/ with queued and running simulations is killed with SIGKILL
+#     and restarted on the same file; none is lost.
+# Bounded: fails after MI_TIMEOUT seconds (default 300). Cleans up its processes and database on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+TOTAL=${MI_SIMULATIONS:-200}
+TIMEOUT=${MI_TIMEOUT:-300}
+PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
+export PGHOST PGPORT PGUSER
+DB=schedsim_mi
+WORK=$(mktemp -d "${PWD}/target/multi-instance.XXXXXX")
+PIDS=()
+START=$(date +%s)
+RUN_KEY="mi-$START-$$"
+
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  psql -q -d postgres -c "drop database if exists $DB" >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "multi-instance-test: FAIL — $*" >&2
+  psql -d "$DB" -c "select status, count(*) from simulation group by status" \
+    -c "select status, attempts, count(*) from simulation_run group by status, attempts" >&2 2>/dev/null || true
+  for f in "$WORK"/*.log; do echo "--- tail of $f" >&2; tail -n 30 "$f" >&2 || true; done
+  exit 1
+}
+remaining() { echo $((TIMEOUT - ($(date +%s) - START))); }
+check_time() { (( $(remaining) > 0 )) || fail "not done within ${TIMEOUT}s"; }
+
+pg_isready -q || fail "no PostgreSQL on $PGHOST:$PGPORT"
+JAR=$(service_jar)
+
+start_instance() { # name port extra-args… ; prints the pid
+  local name=$1 port=$2
+  shift 2
+  java -Xmx384m -jar "$JAR" --server.port="$port" --schedsim.poll-interval=50ms \
+    --logging.level.root=WARN --logging.level.dev.schedsim=INFO "$@" >"$WORK/$name.log" 2>&1 &
+  echo $!
+}
+
+submit_all() { # port… ; submits $TOTAL simulations round-robin to the ports, 8 at a time; ids to $WORK/ids.
+  # Like a client behind a load balancer: when an instance does not answer, the same request goes to the next
+  # one with the same Idempotency-Key, so a submission the dead instance had already stored is not duplicated.
+  seq 1 "$TOTAL" | xargs -P 8 -I{} bash -c 'source scripts/lib.sh; submit_one "$0" {} "$@"' "$RUN_KEY" "$@" \
+    >"$WORK/ids" || fail "a submission was not accepted"
+  [[ $(sort -u "$WORK/ids" | wc -l) -eq $TOTAL ]] || fail "$(sort -u "$WORK/ids" | wc -l) of $TOTAL submissions accepted"
+}
+
+# ---------------------------------------------------------------- 1. two instances on PostgreSQL
+psql -q -d postgres -c "drop database if exists $DB" >/dev/null
+psql -q -d postgres -c "create database $DB" >/dev/null
+PG_ARGS=(--spring.profiles.active=postgres --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB"
+  --spring.datasource.username=postgres --schedsim.recovery.heartbeat-timeout=5s --schedsim.workers=2)
+PORT_A=$(free_port 18081)
+PID_A=$(start_instance a "$PORT_A" "${PG_ARGS[@]}")
+PIDS+=("$PID_A")
+await_up "$PORT_A" 120 "$PID_A" || fail "instance a did not start"   # migrates the fresh database first
+PORT_B=$(free_port 18082)
+PID_B=$(start_instance b "$PORT_B" "${PG_ARGS[@]}")
+PIDS+=("$PID_B")
+await_up "$PORT_B" 120 "$PID_B" || fail "instance b did not start"
+echo "instances a (pid $PID_A, port $PORT_A) and b (pid $PID_B, port $PORT_B) up on database $DB"
+
+q() { psql -d "$DB" -Atc "$1"; }
+# One slower simulation (a few seconds of engine time) is sure to be in flight on the instance that is killed.
+SLOW='{"name":"slow","topology":{"preset":"validation-2c"},"workloads":[{"name":"rr","type":"request-response",
+  "pairs":20,"serviceUs":20,"thinkUs":10}],"durationMs":20000}'
+SLOW_ID=$(curl -fsS -X POST -H 'Content-Type: application/json' --data-binary "$SLOW" \
+  "http://127.0.0.1:$PORT_A/api/v1/simulations" | jq -r .id) || fail "the slow simulation was not accepted"
+OWNER=""
+while [[ -z "$OWNER" ]]; do
+  check_time
+  OWNER=$(q "select split_part(worker_id, '@', 1) from simulation_run where simulation_id = '$SLOW_ID'
+             and status = 'RUNNING'")
+  sleep 0.05
+done
+if [[ "$OWNER" == "$PID_A" ]]; then VICTIM=a VICTIM_PID=$PID_A PORTS=("$PORT_A" "$PORT_B") SURVIVOR=$PORT_B
+else VICTIM=b VICTIM_PID=$PID_B PORTS=("$PORT_B" "$PORT_A") SURVIVOR=$PORT_A; fi
+TOTAL=$((TOTAL - 1))
+submit_all "${PORTS[@]}" &
+SUBMITTER=$!
+TOTAL=$((TOTAL + 1))
+# Kill the instance running the slow simulation part way: once a tenth of the small ones are done.
+KILL_AT=$((TOTAL / 10))
+while (( $(q "select count(*) from simulation where status = 'SUCCEEDED'") < KILL_AT )); do
+  check_time
+  sleep 0.1
+done
+INFLIGHT=$(q "select count(*) from simulation_run where status = 'RUNNING' and worker_id like '${VICTIM_PID}@%'")
+kill -9 "$VICTIM_PID"
+echo "SIGKILL to instance $VICTIM after $(q "select count(*) from simulation where status = 'SUCCEEDED'")" \
+  "succeeded (it was running $INFLIGHT run(s)); submissions fail over to the other instance"
+wait "$SUBMITTER" || fail "submissions failed"
+echo "$SLOW_ID" >>"$WORK/ids"
+
+while :; do
+  check_time
+  done_n=$(q "select count(*) from simulation where status in ('SUCCEEDED','FAILED','CANCELLED')")
+  (( done_n >= TOTAL )) && break
+  sleep 0.5
+done
+
+SUCCEEDED=$(q "select count(*) from simulation where status = 'SUCCEEDED' and result_json is not null
+               and finished_at is not null")
+RUNS=$(q "select count(*) from simulation_run")
+RUNS_OK=$(q "select count(*) from simulation_run where status = 'SUCCEEDED' and report_json is not null")
+RECLAIMED=$(q "select count(*) from simulation_run where attempts > 1")
+ATTEMPTS=$(q "select coalesce(sum(attempts), 0) from simulation_run")
+OTHER=$(q "select count(*) from simulation where status <> 'SUCCEEDED'")
+(( SUCCEEDED == TOTAL && OTHER == 0 )) || fail "$SUCCEEDED of $TOTAL SUCCEEDED with a result, $OTHER not"
+(( RUNS == TOTAL && RUNS_OK == TOTAL )) || fail "$RUNS_OK of $RUNS runs SUCCEEDED (expected $TOTAL)"
+# Through the API of the survivor: every submitted id is SUCCEEDED with a result.
+while read -r id; do
+  s=$(curl -fsS "http://127.0.0.1:$SURVIVOR/api/v1/simulations/$id" | jq -r '.status + " " + (.result.variants | length | tostring)')
+  [[ "$s" == "SUCCEEDED 1" ]] || fail "simulation $id reads '$s' on the surviving instance"
+done <"$WORK/ids"
+ELAPSED1=$(( $(date +%s) - START ))
+echo "postgres: $SUCCEEDED/$TOTAL SUCCEEDED once with one result; $RUNS_OK/$RUNS runs SUCCEEDED;" \
+  "$ATTEMPTS attempts, $RECLAIMED run(s) re-claimed after the SIGKILL; ${ELAPSED1}s"
+kill -9 "$PID_A" "$PID_B" 2>/dev/null || true
+
+# ---------------------------------------------------------------- 2. one instance on H2, kill -9, restart
+H2_ARGS=(--spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim;AUTO_SERVER=FALSE;WRITE_DELAY=0"
+  --schedsim.workers=1)
+H2_TOTAL=$((TOTAL / 4))
+PORT_C=$(free_port 18083)
+PID_C=$(start_instance c "$PORT_C" "${H2_ARGS[@]}")
+PIDS+=("$PID_C")
+await_up "$PORT_C" 120 "$PID_C" || fail "instance c (H2) did not start"
+# One slower simulation (a few seconds of engine time) keeps the only worker busy, the small ones queue behind.
+SLOW='{"name":"slow","topology":{"preset":"validation-2c"},"workloads":[{"name":"rr","type":"request-response",
+  "pairs":20,"serviceUs":20,"thinkUs":10}],"durationMs":20000}'
+SLOW_ID=$(curl -fsS -X POST -H 'Content-Type: application/json' --data-binary "$SLOW" \
+  "http://127.0.0.1:$PORT_C/api/v1/simulations" | jq -r .id) || fail "H2: the slow simulation was not accepted"
+TOTAL_SAVED=$TOTAL
+TOTAL=$((H2_TOTAL - 1)) RUN_KEY="$RUN_KEY-h2"
+submit_all "$PORT_C"
+TOTAL=$TOTAL_SAVED
+echo "$SLOW_ID" >>"$WORK/ids"
+view() { curl -fsS "http://127.0.0.1:$1/api/v1/simulations?size=100&status=$2" | jq -r .totalElements; }
+while (( $(view "$PORT_C" RUNNING) < 1 )); do check_time; sleep 0.05; done
+BEFORE="$(view "$PORT_C" QUEUED) queued, $(view "$PORT_C" RUNNING) running, $(view "$PORT_C" SUCCEEDED) succeeded"
+kill -9 "$PID_C"
+wait "$PID_C" 2>/dev/null || true
+echo "SIGKILL to the H2 instance with $BEFORE; restarting on the same database file"
+PID_D=$(start_instance d "$PORT_C" "${H2_ARGS[@]}")
+PIDS+=("$PID_D")
+await_up "$PORT_C" 120 "$PID_D" || fail "the H2 instance did not restart"
+[[ $(curl -fsS "http://127.0.0.1:$PORT_C/api/v1/simulations?size=1" | jq -r .totalElements) == "$H2_TOTAL" ]] \
+  || fail "H2: simulations lost by the kill -9"
+while (( $(view "$PORT_C" SUCCEEDED) < H2_TOTAL )); do
+  check_time
+  (( $(view "$PORT_C" FAILED) + $(view "$PORT_C" CANCELLED) == 0 )) || fail "H2: a simulation did not succeed"
+  sleep 0.25
+done
+while read -r id; do
+  s=$(curl -fsS "http://127.0.0.1:$PORT_C/api/v1/simulations/$id" | jq -r .status)
+  [[ "$s" == SUCCEEDED ]] || fail "H2: simulation $id is $s after the restart"
+done <"$WORK/ids"
+echo "h2: $H2_TOTAL/$H2_TOTAL SUCCEEDED after kill -9 and restart"
+echo "multi-instance-test: PASS — postgres $TOTAL/$TOTAL SUCCEEDED once across 2 instances with one SIGKILLed" \
+  "($RECLAIMED run(s) re-claimed), h2 $H2_TOTAL/$H2_TOTAL after kill -9 + restart, $(( $(date +%s) - START ))s"

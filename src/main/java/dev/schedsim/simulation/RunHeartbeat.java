@@ -1,0 +1,76 @@
+package dev.schedsim.simulation;
+
+import dev.schedsim.engine.RunControl;
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The engine hook of one claimed run. The engine calls {@link #cancelled()} every few thousand events; at most
+ * every {@code intervalMs} (default 500 ms) it writes the run's progress and heartbeat with a conditional update,
+ * which finds no row when the run was cancelled (on any instance), failed with its simulation, or was requeued
+ * away from this worker after a missed heartbeat; the run then stops. So a cancel reaches a running engine on
+ * any instance within about {@code intervalMs}. The simulation row's progress (mean of its runs) is refreshed
+ * with each heartbeat.
+ */
+final class RunHeartbeat implements RunControl {
+    private final SimulationRuns runs;
+    private final SimulationJobs simulations;
+    private final String runId;
+    private final String simulationId;
+    private final String worker;
+    private final Clock clock;
+    private final long intervalMs;
+    private final AtomicBoolean cancelled;
+    private final BooleanSupplier stopping;
+    private final long durationUs;
+    private long simulatedUs;
+    private long events;
+    private long lastWriteMs;
+
+    RunHeartbeat(SimulationRuns runs, SimulationJobs simulations, String runId, String simulationId, String worker,
+                 Clock clock, long intervalMs, AtomicBoolean cancelled, BooleanSupplier stopping, long durationUs) {
+        this.runs = runs;
+        this.simulations = simulations;
+        this.runId = runId;
+        this.simulationId = simulationId;
+        this.worker = worker;
+        this.clock = clock;
+        this.intervalMs = intervalMs;
+        this.cancelled = cancelled;
+        this.stopping = stopping;
+        this.durationUs = durationUs;
+        this.lastWriteMs = clock.millis();
+    }
+
+    long events() {
+        return events;
+    }
+
+    double fraction() {
+        return durationUs <= 0 ? 0 : Math.min(1.0, (double) simulatedUs / durationUs);
+    }
+
+    @Override
+    public boolean cancelled() {
+        if (cancelled.get() || stopping.getAsBoolean()) {
+            return true;
+        }
+        long now = clock.millis();
+        if (now - lastWriteMs >= intervalMs) {
+            lastWriteMs = now;
+            if (runs.heartbeat(runId, worker, fraction(), events, clock.instant()) == 0) {
+                cancelled.set(true);
+            } else {
+                simulations.aggregate(simulationId, clock.instant());
+            }
+        }
+        return cancelled.get();
+    }
+
+    @Override
+    public void progress(long simulatedUs, long events) {
+        this.simulatedUs = simulatedUs;
+        this.events = events;
+    }
+}
