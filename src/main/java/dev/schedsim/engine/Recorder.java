@@ -12,7 +12,7 @@ final class Recorder {
     /** At most this many buckets per series. */
     static final int MAX_BUCKETS = 240;
     /** At most this many trace events (then the trace says it was truncated). */
-    static final int MAX_TRACE_EVENTS = 200_000;
+    static final int MAX_TRACE_EVENTS = 40_000;
 
     final long bucketNs;
     final int buckets;
