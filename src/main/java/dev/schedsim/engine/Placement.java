@@ -29,6 +29,9 @@ final class Placement {
     /** sd_llc_shared->has_idle_cores: a hint, set when a CPU goes idle on an idle core, cleared by a failed scan. */
     private final boolean[] hasIdleCores;
     private final int[] nodeSizes;
+    private final DomainLevel[] levels;
+    /** Each CPU's position in its LLC span (for_each_cpu_wrap starts after target). */
+    private final int[] posInLlc;
     long idleScans;
     long cpusScanned;
 
@@ -39,6 +42,16 @@ final class Placement {
         this.sisCache = sim.kernel.on(dev.schedsim.engine.kernel.Feature.SIS_CACHE);
         this.avgScanCost = new long[topo.llcCount()];
         this.hasIdleCores = new boolean[topo.llcCount()];
+        this.levels = topo.levels().toArray(new DomainLevel[0]);
+        this.posInLlc = new int[sim.ncpu];
+        for (int c = 0; c < sim.ncpu; c++) {
+            int[] span = topo.llcSpan(c);
+            for (int i = 0; i < span.length; i++) {
+                if (span[i] == c) {
+                    posInLlc[c] = i;
+                }
+            }
+        }
         this.nodeSizes = new int[topo.spec().sockets() * topo.spec().numaNodesPerSocket()];
         for (int c = 0; c < sim.ncpu; c++) {
             nodeSizes[topo.nodeOf(c)]++;
@@ -112,11 +125,12 @@ final class Placement {
         }
         int target = prev;
         if (wantAffine && thisCpu != prev) {
-            for (DomainLevel l : topo.levels()) {
+            for (DomainLevel l : levels) {
                 if (!l.wakeAffine()) {
                     break;
                 }
-                if (contains(l.spanOfCpu(thisCpu), prev)) {
+                int[] spanOf = l.spanOf();
+                if (spanOf[thisCpu] == spanOf[prev]) {
                     target = wakeAffine(p, thisCpu, prev, sync, l.imbalancePct());
                     break;
                 }
@@ -125,10 +139,6 @@ final class Placement {
         scanCpu = thisCpu;
         int cpu = selectIdleSibling(p, prev, target);
         return p.allowedOn(cpu) ? cpu : fallback(p);
-    }
-
-    private static boolean contains(int[] span, int cpu) {
-        return java.util.Arrays.binarySearch(span, cpu) >= 0;
     }
 
     /** select_fallback_rq(): the first allowed CPU. */
@@ -290,8 +300,7 @@ final class Placement {
         int hotSeen = 0;
         int firstHot = -1;
         idleScans++;
-        int start = java.util.Arrays.binarySearch(span, target);
-        start = start >= 0 ? start + 1 : -start - 1;
+        int start = posInLlc[target] + 1;
         int fallbackIdle = -1;
         int scanned = 0;
         int found = -1;
