@@ -29,6 +29,17 @@ final class Placement {
     /** sd_llc_shared->has_idle_cores: a hint, set when a CPU goes idle on an idle core, cleared by a failed scan. */
     private final boolean[] hasIdleCores;
     private final int[] nodeSizes;
+    // Fork balancing state: tasks placed per CPU, core, LLC and node, and each level's best CPU.
+    private final long[] placed;
+    private final long[] corePlaced;
+    private final long[] llcPlaced;
+    private final long[] nodePlaced;
+    private final int[][] coresOfLlc;
+    private final int[][] llcsOfNode;
+    private final int[] bestOfCore;
+    private final int[] bestOfLlc;
+    private final int[] bestOfNode;
+    private int bestNode;
     private final DomainLevel[] levels;
     /** Each CPU's position in its LLC span (for_each_cpu_wrap starts after target). */
     private final int[] posInLlc;
@@ -56,6 +67,44 @@ final class Placement {
         for (int c = 0; c < sim.ncpu; c++) {
             nodeSizes[topo.nodeOf(c)]++;
         }
+        int cores = topo.coreCount();
+        placed = new long[sim.ncpu];
+        corePlaced = new long[cores];
+        llcPlaced = new long[topo.llcCount()];
+        nodePlaced = new long[nodeSizes.length];
+        java.util.List<java.util.List<Integer>> byLlc = new java.util.ArrayList<>();
+        for (int l = 0; l < topo.llcCount(); l++) {
+            byLlc.add(new java.util.ArrayList<>());
+        }
+        for (int core = 0; core < cores; core++) {
+            byLlc.get(topo.llcOf(topo.siblingsOfCore(core)[0])).add(core);
+        }
+        coresOfLlc = new int[topo.llcCount()][];
+        java.util.List<java.util.List<Integer>> byNode = new java.util.ArrayList<>();
+        for (int nd = 0; nd < nodeSizes.length; nd++) {
+            byNode.add(new java.util.ArrayList<>());
+        }
+        for (int l = 0; l < topo.llcCount(); l++) {
+            coresOfLlc[l] = byLlc.get(l).stream().mapToInt(Integer::intValue).toArray();
+            byNode.get(topo.nodeOf(topo.siblingsOfCore(coresOfLlc[l][0])[0])).add(l);
+        }
+        llcsOfNode = new int[nodeSizes.length][];
+        for (int nd = 0; nd < nodeSizes.length; nd++) {
+            llcsOfNode[nd] = byNode.get(nd).stream().mapToInt(Integer::intValue).toArray();
+        }
+        bestOfCore = new int[cores];
+        bestOfLlc = new int[topo.llcCount()];
+        bestOfNode = new int[nodeSizes.length];
+        for (int core = 0; core < cores; core++) {
+            refreshCore(core);
+        }
+        for (int l = 0; l < bestOfLlc.length; l++) {
+            refreshLlc(l);
+        }
+        for (int nd = 0; nd < bestOfNode.length; nd++) {
+            refreshNode(nd);
+        }
+        refreshMachine();
         java.util.Arrays.fill(hasIdleCores, true);
     }
 
@@ -67,30 +116,89 @@ final class Placement {
      * Fork/exec balancing: the idlest node, then LLC, then core, then CPU, counting the tasks already placed
      * ({@code find_idlest_group} / {@code find_idlest_group_cpu} walk the domains top-down the same way).
      */
-    int forkCpu(Task p, int[] placed) {
-        int n = sim.ncpu;
-        int nodes = topo.spec().sockets() * topo.spec().numaNodesPerSocket();
-        long[] node = new long[nodes];
-        long[] llc = new long[topo.llcCount()];
-        long[] core = new long[topo.coreCount()];
-        for (int c = 0; c < n; c++) {
-            node[topo.nodeOf(c)] += placed[c];
-            llc[topo.llcOf(c)] += placed[c];
-            core[topo.coreOf(c)] += placed[c];
-        }
+    int forkCpu(Task p) {
         int best = -1;
-        for (int c = 0; c < n; c++) {
-            if (!p.allowedOn(c)) {
-                continue;
-            }
-            if (best < 0 || better(c, best, node, llc, core, placed)) {
-                best = c;
+        if (p.allowed == null) {
+            best = bestOfNode[bestNode];
+        } else {
+            for (int c = 0; c < sim.ncpu; c++) {
+                if (p.allowedOn(c) && (best < 0 || before(c, best))) {
+                    best = c;
+                }
             }
         }
+        placeForked(best);
         return best;
     }
 
-    private boolean better(int a, int b, long[] node, long[] llc, long[] core, int[] placed) {
+    /** The total order of fork balancing: better() on the counts, then the lower CPU number. */
+    private boolean before(int a, int b) {
+        return better(a, b, nodePlaced, llcPlaced, corePlaced, placed)
+                || (!better(b, a, nodePlaced, llcPlaced, corePlaced, placed) && a < b);
+    }
+
+    /**
+     * Counts a forked task on {@code cpu} and refreshes the best CPU of its core, LLC, node and the machine
+     * (each level's best is the best of its children's, so only the path from the CPU up changes).
+     */
+    private void placeForked(int cpu) {
+        placed[cpu]++;
+        int core = topo.coreOf(cpu);
+        int llc = topo.llcOf(cpu);
+        int node = topo.nodeOf(cpu);
+        corePlaced[core]++;
+        llcPlaced[llc]++;
+        nodePlaced[node]++;
+        refreshCore(core);
+        refreshLlc(llc);
+        refreshNode(node);
+        refreshMachine();
+    }
+
+    private void refreshCore(int core) {
+        int best = -1;
+        for (int c : topo.siblingsOfCore(core)) {
+            if (best < 0 || before(c, best)) {
+                best = c;
+            }
+        }
+        bestOfCore[core] = best;
+    }
+
+    private void refreshLlc(int llc) {
+        int best = -1;
+        for (int core : coresOfLlc[llc]) {
+            int c = bestOfCore[core];
+            if (best < 0 || before(c, best)) {
+                best = c;
+            }
+        }
+        bestOfLlc[llc] = best;
+    }
+
+    private void refreshNode(int node) {
+        int best = -1;
+        for (int llc : llcsOfNode[node]) {
+            int c = bestOfLlc[llc];
+            if (best < 0 || before(c, best)) {
+                best = c;
+            }
+        }
+        bestOfNode[node] = best;
+    }
+
+    private void refreshMachine() {
+        int best = -1;
+        for (int node = 0; node < bestOfNode.length; node++) {
+            int c = bestOfNode[node];
+            if (best < 0 || before(c, best)) {
+                best = c;
+                bestNode = node;
+            }
+        }
+    }
+
+    private boolean better(int a, int b, long[] node, long[] llc, long[] core, long[] placed) {
         // Compare per capacity: a node/LLC with more CPUs takes proportionally more.
         double na = (double) node[topo.nodeOf(a)] / nodeSize(a);
         double nb = (double) node[topo.nodeOf(b)] / nodeSize(b);

@@ -207,7 +207,6 @@ final class Simulation {
 
     Report run() {
         configureCgroups();
-        int[] placed = new int[ncpu];
         for (WorkloadRun w : workloads) {
             if (w.finite) {
                 finiteLeft++;
@@ -217,8 +216,7 @@ final class Simulation {
         for (WorkloadRun w : workloads) {
             for (int i = 0; i < w.tasks.length; i++) {
                 Task task = w.tasks[i];
-                int cpu = placement.forkCpu(task, placed);
-                placed[cpu]++;
+                int cpu = placement.forkCpu(task);
                 task.cpu = cpu;
                 if (WorkloadRun.startsBlocked(w.spec, i)) {
                     int a = w.next(this, task);
