@@ -90,7 +90,6 @@ final class Simulation {
     private int finiteLeft;
     private boolean allFinite;
 
-    static final long[] DEBUG_MIG = new long[4];
     long contextSwitches;
     long migrations;
     long wakeups;
@@ -1254,7 +1253,6 @@ final class Simulation {
         if (cpu != p.cpu) {
             p.migrations++;
             migrations++;
-            DEBUG_MIG[topo.distance(p.cpu, cpu)]++;
         }
         p.state = Task.RUNNABLE;
         p.wakeTime = now;
