@@ -449,7 +449,7 @@ final class BandwidthControl {
         }
         CfsRq r = g.rq[cpu];
         r.throttleCount--;
-        if (r.throttleCount == 0 && taskThrottle) {
+        if (r.throttleCount == 0 && taskThrottle && r.nLimbo > 0) {
             int n = r.nLimbo;
             Task[] parked = java.util.Arrays.copyOf(r.limbo, n);
             java.util.Arrays.fill(r.limbo, 0, n, null);

@@ -34,8 +34,4 @@ final class Entity {
         this.task = task;
         this.my = my;
     }
-
-    boolean isTask() {
-        return task != null;
-    }
 }

@@ -50,11 +50,6 @@ final class Fair {
         return q.minVruntime + Math.floorDiv(q.sumWv, q.load);
     }
 
-    /** entity_eligible(): Σ (v_j − v_i)·w_j ≥ 0, computed without division. */
-    static boolean eligible(CfsRq q, Entity se) {
-        return q.load == 0 || (se.vruntime - q.minVruntime) * q.load <= q.sumWv;
-    }
-
     /**
      * pick_eevdf(): the eligible entity with the earliest virtual deadline; curr keeps the CPU while it is
      * protected (RUN_TO_PARITY: until its deadline moves, as in 6.6–6.15; with equal slices 6.16's vprot

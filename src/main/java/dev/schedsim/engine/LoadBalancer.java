@@ -84,6 +84,9 @@ final class LoadBalancer {
     private final int[] casSocket = new int[64];
     private int casHead;
 
+    /** should_we_balance()'s verdict for the levels above: cleared when another CPU is the balancer. */
+    private boolean shouldContinue;
+
     // Statistics.
     long loadBalances;
     long newidleBalances;
@@ -292,12 +295,12 @@ final class LoadBalancer {
                 skip = !takeSerialize(cpu);
             }
             if (!skip && due) {
-                boolean[] cont = {true};
-                if (balance(cpu, l, idle, cont) > 0) {
+                shouldContinue = true;
+                if (balance(cpu, l, idle) > 0) {
                     idle = CPU_NOT_IDLE;
                     busy = true;
                 }
-                continueBalancing = cont[0];
+                continueBalancing = shouldContinue;
                 lastBalance[cpu][l] = j;
                 iv = interval(cpu, l, busy);
             }
@@ -373,8 +376,7 @@ final class LoadBalancer {
                 break;
             }
             long before = cpu.overheadNs;
-            boolean[] cont = {true};
-            pulled = balance(c, l, CPU_NEWLY_IDLE, cont);
+            pulled = balance(c, l, CPU_NEWLY_IDLE);
             long domainCost = cpu.overheadNs - before + pending;
             spent += cpu.overheadNs - before;
             pending = 0;
@@ -458,7 +460,7 @@ final class LoadBalancer {
     }
 
     /** sched_balance_rq(). Returns the number of tasks moved to {@code cpu}. */
-    int balance(int cpu, int l, int idle, boolean[] continueBalancing) {
+    int balance(int cpu, int l, int idle) {
         if (idle != CPU_NEWLY_IDLE) {
             loadBalances++;
         }
@@ -468,7 +470,7 @@ final class LoadBalancer {
         // should_we_balance()
         if (idle == CPU_NEWLY_IDLE) {
             if (dst.nrRunning > 0) {
-                continueBalancing[0] = false;
+                shouldContinue = false;
                 return outBalanced(cpu, l, idle);
             }
         } else {
@@ -490,7 +492,7 @@ final class LoadBalancer {
             }
             int balancer = firstIdle >= 0 ? firstIdle : first;
             if (balancer != cpu) {
-                continueBalancing[0] = false;
+                shouldContinue = false;
                 return outBalanced(cpu, l, idle);
             }
         }

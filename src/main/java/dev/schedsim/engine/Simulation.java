@@ -759,7 +759,6 @@ final class Simulation {
         if (cost > 0) {
             updateWork(cpu);
             cpu.overheadDebt += cost;
-            p.cacheStallNs += cost;
         }
     }
 

@@ -43,8 +43,6 @@ final class Task {
     Task lastWakee;
     int wakeeFlips;
     long wakeeFlipDecayTs;
-    /** The task was parked while throttled and must re-run its pick checks. */
-    boolean throttlePending;
 
     /** PELT of this task (util_avg, load_avg). */
     final Pelt pelt = new Pelt();
@@ -62,7 +60,6 @@ final class Task {
     int lastDequeueCpu = -1;
     long avgHotDur;
 
-    long cacheStallNs;
     long cpuNs;
     long workDoneNs;
     long contextSwitches;

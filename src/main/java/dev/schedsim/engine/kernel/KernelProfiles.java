@@ -14,7 +14,8 @@ public final class KernelProfiles {
     private static final Map<String, KernelProfile> PROFILES = new LinkedHashMap<>();
 
     static {
-        add("3.1", false, "before CFS bandwidth control (v3.2): quotas exist in the model but the period timer, static key and slack return follow 3.2");
+        add("3.1", false, "CFS bandwidth control as first posted for 3.2, before seed 001's fixes: no static key, "
+                + "the inverted slack-return condition, throttled tasks still counted in nr_running");
         add("3.2", false, "CFS bandwidth control introduced (Paul Turner, Ben Segall)");
         add("4.18", false, "per-CPU slice expiration (512ac999d275)");
         add("5.4", false, "slice expiration removed (de53fd7aedb1)");
