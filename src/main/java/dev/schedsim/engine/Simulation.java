@@ -812,6 +812,8 @@ final class Simulation {
             g.usageNs += delta;
             recorder.add(recorder.usageNs[g.index], now - delta, now);
         }
+        // update_curr() itself runs once per level of the hierarchy.
+        chargeOverhead(cpu, hw.updateCurrNs() * (p.group.depth + 1));
         bandwidthHooks(cpu, p.group.depth + 1);
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
