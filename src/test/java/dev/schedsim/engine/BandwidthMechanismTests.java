@@ -39,6 +39,13 @@ class BandwidthMechanismTests {
         return configured(quotaUs, periodUs, 0, "6.18", Map.of());
     }
 
+    /** throttle_cfs_rq() on a queue that overran by {@code remaining} while the pool is empty. */
+    private static void throttleWithEmptyPool(Simulation sim, CfsRq q, long remaining) {
+        q.tg.bw.runtime = 0;
+        q.runtimeRemaining = remaining;
+        assertTrue(sim.bandwidth.throttle(q));
+    }
+
     /** The period timer fires: its slot leaves the queue, then sched_cfs_period_timer() runs. */
     private static void fire(Simulation sim, Bandwidth b) {
         sim.now = sim.queue.when(b.periodSlot);
@@ -229,9 +236,7 @@ class BandwidthMechanismTests {
         Bandwidth b = sim.groups[1].bw;
         CfsRq cpu0 = sim.groups[1].rq[0];
         CfsRq cpu1 = sim.groups[1].rq[1];
-        b.runtime = 0;
-        cpu1.runtimeRemaining = -MS;
-        sim.bandwidth.throttle(cpu1);
+        throttleWithEmptyPool(sim, cpu1, -MS);
         sim.now = 10 * MS;
         b.runtime = 4 * MS;
         cpu0.runtimeRemaining = 2 * MS;
@@ -260,9 +265,7 @@ class BandwidthMechanismTests {
         Bandwidth b = sim.groups[1].bw;
         CfsRq cpu0 = sim.groups[1].rq[0];
         CfsRq cpu1 = sim.groups[1].rq[1];
-        b.runtime = 0;
-        cpu1.runtimeRemaining = -MS;
-        sim.bandwidth.throttle(cpu1);
+        throttleWithEmptyPool(sim, cpu1, -MS);
         sim.now = b.periodExpires - 6 * MS;
         b.runtime = 6 * MS;
         cpu0.runtimeRemaining = 4 * MS;
@@ -305,16 +308,12 @@ class BandwidthMechanismTests {
         Bandwidth b = sim.groups[1].bw;
         CfsRq cpu0 = sim.groups[1].rq[0];
         for (int i = 0; i < 3; i++) {
-            b.runtime = 0;
-            cpu0.runtimeRemaining = -MS;
-            sim.bandwidth.throttle(cpu0);
+            throttleWithEmptyPool(sim, cpu0, -MS);
             b.runtime = 10 * MS;
             sim.bandwidth.distribute(b);
         }
         assertEquals(0, b.nrThrottled, "three throttles inside a period, none at an expiry");
-        b.runtime = 0;
-        cpu0.runtimeRemaining = -MS;
-        sim.bandwidth.throttle(cpu0);
+        throttleWithEmptyPool(sim, cpu0, -MS);
         fire(sim, b);
         assertEquals(1, b.nrThrottled);
         assertEquals(1, b.nrPeriods);
