@@ -127,6 +127,65 @@ class SeedExperimentsTests {
     }
 
     /**
+     * Seed 003: hackbench on a 224-CPU ThunderX2 (2 nodes, 28 cores, SMT4), the total number of messages fixed
+     * while the group count varies, as the posting ran it. 5.15 skips newidle balancing whenever the CPU's
+     * avg_idle is below sysctl_sched_migration_cost (500 µs); hackbench's idle gaps are a few µs, so once
+     * avg_idle has fallen from its initial 1 ms a CPU that runs out of work stays idle while tasks queue on
+     * other CPUs until a wakeup or a periodic balance fills it. 5.16 drops that gate (and counts
+     * update_blocked_averages in the first level's cost, and decays max_newidle_lb_cost only after a second),
+     * so the CPU pulls a queued task whenever avg_idle exceeds the level's cost. At mid-range group counts the
+     * machine has both idle CPUs and queued tasks, so completion improves; with 1 group no CPU is overloaded
+     * (nothing to pull), with 128 groups every CPU has work: both roughly unchanged.
+     */
+    @Test
+    void seed003NewidleCostTrackingSpeedsUpMidRangeHackbench() {
+        // groups -> loops, the same number of messages per sender/receiver pair times groups (9 600) but for 1
+        // group (4 800, to keep the test short; 1 group is the slowest).
+        double[] g16 = run003(16, 600, null);
+        double[] g1 = run003(1, 300, null);
+        double[] g128 = run003(128, 75, null);
+        double[] gate = run003(16, 600, Boolean.TRUE);
+        double c16 = (g16[0] - g16[1]) / g16[0] * 100;
+        double c1 = (g1[0] - g1[1]) / g1[0] * 100;
+        double c128 = (g128[0] - g128[1]) / g128[0] * 100;
+        System.out.printf("seed 003: 16 groups %.1f ms -> %.1f ms (%+.1f %%), idle %.1f %% -> %.1f %%, newidle "
+                        + "balances %.0f -> %.0f; 1 group %+.1f %%; 128 groups %+.1f %%; 5.16 with the 5.15 gate %.1f ms%n",
+                g16[0] / 1e3, g16[1] / 1e3, c16, g16[2], g16[3], g16[4], g16[5], c1, c128, gate[1] / 1e3);
+        assertTrue(c16 >= 5 && c16 <= 30, "16 groups improve by 5..30 %, got " + c16);
+        assertTrue(Math.abs(c1) <= 2, "1 group within ±2 %, got " + c1);
+        assertTrue(Math.abs(c128) <= 3, "128 groups within ±3 %, got " + c128);
+        assertTrue(g16[5] > 10 * g16[4], "5.16 newidle-balances far more often");
+        assertTrue(g16[3] < g16[2] / 2, "5.16 halves the idle time at 16 groups");
+        // The gate is the mechanism: 5.16 with only NEWIDLE_MIGRATION_COST_GATE switched back loses the gain.
+        assertTrue(Math.abs(gate[1] - g16[0]) / g16[0] * 100 <= 1, "5.16 + the 5.15 gate is back to 5.15");
+    }
+
+    /**
+     * Completion (µs) with 5.15 [0] and 5.16 [1], idle % [2, 3] and newidle balances [4, 5]; {@code gate}
+     * overrides NEWIDLE_MIGRATION_COST_GATE in both profiles when not null.
+     */
+    private static double[] run003(int groups, int loops, Boolean gate) {
+        double[] out = new double[6];
+        String[] profiles = {"5.15", "5.16"};
+        for (int i = 0; i < 2; i++) {
+            Map<Feature, Boolean> f = new EnumMap<>(Feature.class);
+            if (gate != null) {
+                f.put(Feature.NEWIDLE_MIGRATION_COST_GATE, gate);
+            }
+            WorkloadSpec hb = new WorkloadSpec("hackbench", "/", WorkloadType.HACKBENCH, 0, 0, null, 0, 0, 0, 0, 0, 0,
+                    0, groups, 20, loops, 4, 0, 0, 0, 0, null, 0);
+            Report r = Specs.run(Specs.spec(Specs.preset("thunderx2-2n-28c-smt4"), Specs.kernel(profiles[i], 250, f),
+                    List.of(), List.of(hb), 10_000_000), 1);
+            Report.WorkloadReport w = Specs.workload(r, "hackbench");
+            assertTrue(w.completionUs() > 0, "hackbench finished");
+            out[i] = w.completionUs();
+            out[2 + i] = r.cpus().idlePct();
+            out[4 + i] = r.scheduler().newidleBalances();
+        }
+        return out;
+    }
+
+    /**
      * Seed 004: an OLTP-like mix keeps a 480-CPU, 2-socket machine busy. Up to 6.18 every visit of an
      * SD_SERIALIZE (NUMA) level takes the machine-wide sched_balance_running flag with a compare-and-swap
      * before checking whether the level is due; the cache line bounces between the CPUs that do it. With
