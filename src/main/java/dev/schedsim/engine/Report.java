@@ -55,7 +55,7 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
     public record CgroupReport(String path, CpuStat cpuStat) {
     }
 
-    /** Wakeup latency percentiles in µs. */
+    /** Latency percentiles in µs. */
     public record Latency(double p50, double p90, double p99, double p999, double max, long count) {
     }
 
@@ -66,9 +66,12 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
      * @param throughputPerSec completed units per simulated second (cpu-bound: CPU-seconds of work done,
      *                         periodic: cycles, request-response: transactions, hackbench: messages,
      *                         schbench: requests, trace: segments)
+     * @param requestLatencyUs schbench with {@code rps} only (else null): the latency schbench -R prints, a
+     *                         request's completion time minus its queueing time minus its CPU time
      */
     public record WorkloadReport(String name, long cpuUsec, long completionUs, double throughputPerSec,
-                                 Latency wakeupLatencyUs, long contextSwitches, long migrations, long wakeups) {
+                                 Latency wakeupLatencyUs, long contextSwitches, long migrations, long wakeups,
+                                 Latency requestLatencyUs) {
     }
 
     /**

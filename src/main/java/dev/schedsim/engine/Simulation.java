@@ -508,6 +508,7 @@ final class Simulation {
             next.workload.latency.recordValue(Math.max(0, now - next.wakeTime));
             next.wakeTime = -1;
         }
+        startSpin(cpu, next);
         armRunEnd(cpu);
         if (!queue.armed(slotTick + cpu.id)) {
             cpu.nextTick = (now / tickNs + 1) * tickNs;
@@ -593,8 +594,27 @@ final class Simulation {
         }
     }
 
+    /** usec_spin() reads the clock when it starts: a spin's end is fixed the first time the task runs it. */
+    private void startSpin(Cpu cpu, Task p) {
+        if (p.spinNs > 0 && p.spinUntil < 0) {
+            p.spinUntil = now + cpu.overheadDebt + p.spinNs;
+        }
+    }
+
+    /** The running segment is over: its work is done, or (a spin) its wall time is up. */
+    private static boolean segmentOver(Task p, long now) {
+        if (p.spinNs > 0) {
+            return now >= p.spinUntil;
+        }
+        return p.remainingWork <= 0 || p.infinite;
+    }
+
     private void armRunEnd(Cpu cpu) {
         Task p = cpu.curr;
+        if (p.spinNs > 0) {
+            queue.arm(slotRunEnd + cpu.id, Math.max(now + cpu.overheadDebt, p.spinUntil), PRIO_RUN_END);
+            return;
+        }
         if (p.infinite) {
             queue.cancel(slotRunEnd + cpu.id);
             return;
@@ -654,6 +674,16 @@ final class Simulation {
             chargeOverhead(cpu, cost);
         }
         return cost;
+    }
+
+    /** Percentiles (µs) of a histogram of ns. */
+    private static Report.Latency latency(org.HdrHistogram.Histogram h) {
+        if (h.getTotalCount() == 0) {
+            return new Report.Latency(0, 0, 0, 0, 0, 0);
+        }
+        return new Report.Latency(h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
+                h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0,
+                h.getTotalCount());
     }
 
     /** A cfs_rq stays on the leaf list this long after it last had tasks (its PELT has decayed away). */
@@ -1179,13 +1209,14 @@ final class Simulation {
         }
         updateCurr(cpu);
         updateWork(cpu);
-        if (p.remainingWork > 0 && !p.infinite) {
+        if (!segmentOver(p, now)) {
             // Overhead charged since the segment end was armed delayed it.
             armRunEnd(cpu);
             return;
         }
         int a = p.workload.next(this, p);
         if (a == WorkloadRun.RUN) {
+            startSpin(cpu, p);
             armRunEnd(cpu);
             return;
         }
@@ -1371,16 +1402,9 @@ final class Simulation {
             double units = w.spec.type() == dev.schedsim.engine.workload.WorkloadType.CPU_BOUND
                     ? work / 1e9 : w.units;
             double thr = units / (span / 1e9);
-            Report.Latency lat = new Report.Latency(
-                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(50) / 1000.0,
-                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(90) / 1000.0,
-                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99) / 1000.0,
-                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getValueAtPercentile(99.9) / 1000.0,
-                    w.latency.getTotalCount() == 0 ? 0 : w.latency.getMaxValue() / 1000.0,
-                    w.latency.getTotalCount());
             long completion = w.completionNs >= 0 && w.finite ? w.completionNs / 1000 : -1;
-            wl.add(new Report.WorkloadReport(w.spec.name(), cpuNs / 1000, completion, round3(thr), lat, cs, mig,
-                    wk));
+            wl.add(new Report.WorkloadReport(w.spec.name(), cpuNs / 1000, completion, round3(thr),
+                    latency(w.latency), cs, mig, wk, w.requestLatency == null ? null : latency(w.requestLatency)));
         }
         List<Double> per = new ArrayList<>(ncpu);
         long busy = 0;

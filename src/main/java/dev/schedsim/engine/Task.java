@@ -29,6 +29,13 @@ final class Task {
     long remainingWork;
     /** The segment runs forever (cpu-bound without workUs). */
     boolean infinite;
+    /**
+     * A wall-clock spin (schbench's usec_spin()): the segment lasts {@code spinNs} of wall time from the moment
+     * the task first runs it, whatever its speed and however long it waits meanwhile; 0 = a work segment.
+     */
+    long spinNs;
+    /** The wall time the current spin ends, or -1 before the task has started running it. */
+    long spinUntil = -1;
     /** Time of the pending wakeup (for wakeup latency), or -1. */
     long wakeTime = -1;
     /** A wake that arrived before the task blocked (like a pipe with a byte in it). */

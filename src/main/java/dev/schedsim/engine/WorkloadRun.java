@@ -45,6 +45,14 @@ final class WorkloadRun {
     private java.util.ArrayDeque<Task>[] waiters;
     /** schbench: outstanding workers per message thread. */
     int[] outstanding;
+    /** schbench -R: the next worker each message thread hands a request to (cur_tid). */
+    private long[] nextWorker;
+    /** schbench -R: per worker, its queued requests' stamps (a ring) — head and count. */
+    private long[][] reqQueue;
+    private int[] reqHead;
+    private int[] reqCount;
+    /** schbench -R: request latency as schbench prints it (completion − queued − CPU time), ns; else null. */
+    final Histogram requestLatency;
 
     WorkloadRun(int index, WorkloadSpec spec, int threads) {
         this.index = index;
@@ -62,6 +70,8 @@ final class WorkloadRun {
             default:
                 finite = false;
         }
+        requestLatency = spec.type() == dev.schedsim.engine.workload.WorkloadType.SCHBENCH && spec.rps() > 0
+                ? new Histogram(3) : null;
     }
 
     /** Role of a task: 0 = plain / client / sender / message thread, 1 = server / receiver / worker. */
@@ -97,6 +107,10 @@ final class WorkloadRun {
             case SCHBENCH:
                 int per = 1 + spec.workersPerMessageThread();
                 outstanding = new int[spec.messageThreads()];
+                nextWorker = new long[spec.messageThreads()];
+                reqQueue = new long[tasks.length][4];
+                reqHead = new int[tasks.length];
+                reqCount = new int[tasks.length];
                 for (int i = 0; i < tasks.length; i++) {
                     tasks[i].peer = tasks[(i / per) * per];
                     tasks[i].aux = i / per;
@@ -138,6 +152,16 @@ final class WorkloadRun {
     private int run(Task t, long ns) {
         t.remainingWork = ns;
         t.infinite = false;
+        t.spinNs = 0;
+        return RUN;
+    }
+
+    /** usec_spin(ns): run until {@code ns} of wall time have passed since the task started the spin. */
+    private static int spin(Task t, long ns) {
+        t.remainingWork = ns;
+        t.infinite = false;
+        t.spinNs = ns;
+        t.spinUntil = -1;
         return RUN;
     }
 
@@ -280,10 +304,25 @@ final class WorkloadRun {
         return waiters[receiver.aux];
     }
 
+    /**
+     * schbench (Chris Mason's, as of 2020–2021, the version the 5.14 burst patch was measured with). Workers
+     * spin {@code requestUs} of wall time per request (usec_spin() reads gettimeofday(), so a worker that is
+     * preempted or throttled mid-request does not spin longer, it only finishes late).
+     * <ul>
+     * <li>Without {@code rps} (msg_and_wait mode): a message thread wakes its workers and waits until all have
+     * posted back; the latency schbench reports is the wakeup latency.</li>
+     * <li>With {@code rps} (run_rps_thread(), -R): the rate is split over the message threads; each sleeps
+     * 1 s / ⌈rate / nr_to_wake⌉ (usleep), then queues a request (stamped with the time) on each of the next
+     * nr_to_wake = ⌊2/3 · workers⌋ workers round-robin and posts their futex; a worker serves its queued
+     * requests one after another. The latency schbench reports here is the request's completion time minus its
+     * queueing time minus the request's CPU time (at least 1 µs): {@link #requestLatency}.</li>
+     * </ul>
+     */
     private int schbench(Simulation sim, Task t) {
         int per = 1 + spec.workersPerMessageThread();
         int m = t.aux;
         boolean message = t.peer == t;
+        boolean rpsMode = spec.rps() > 0;
         if (message) {
             if (t.pc == 0) {
                 t.pc = 1;
@@ -291,16 +330,24 @@ final class WorkloadRun {
             }
             t.pc = 0;
             int base = m * per;
-            outstanding[m] = per - 1;
-            for (int w = 1; w < per; w++) {
-                sim.wakeTask(tasks[base + w], t.cpu, false);
+            int workers = per - 1;
+            if (!rpsMode) {
+                outstanding[m] = workers;
+                for (int w = 1; w < per; w++) {
+                    sim.wakeTask(tasks[base + w], t.cpu, false);
+                }
+                return BLOCK;
             }
-            if (spec.rps() > 0) {
-                long intervalNs = (long) spec.messageThreads() * (per - 1) * 1_000_000_000L / spec.rps();
-                t.auxLong = intervalNs + TIMER_SLACK_NS;
-                return SLEEP;
+            int nrToWake = Math.max(1, workers * 2 / 3);
+            int perThread = Math.max(1, spec.rps() / spec.messageThreads());
+            int wakeupsRequired = (perThread + nrToWake - 1) / nrToWake;
+            for (int i = 0; i < nrToWake; i++) {
+                Task w = tasks[base + 1 + (int) (nextWorker[m]++ % workers)];
+                queueRequest(w, sim.now);
+                sim.wakeTask(w, t.cpu, false);
             }
-            return BLOCK;
+            t.auxLong = 1_000_000_000L / wakeupsRequired + TIMER_SLACK_NS;
+            return SLEEP;
         }
         switch (t.pc) {
             case 0:
@@ -308,14 +355,46 @@ final class WorkloadRun {
                 return BLOCK;
             case 1:
                 t.pc = 2;
-                return run(t, spec.requestUs() * 1000);
+                if (rpsMode) {
+                    t.auxLong = takeRequest(t);
+                }
+                return spin(t, spec.requestUs() * 1000);
             default:
                 units++;
                 t.pc = 1;
-                if (--outstanding[m] == 0 && spec.rps() == 0) {
+                if (rpsMode) {
+                    requestLatency.recordValue(Math.max(1_000, sim.now - t.auxLong - spec.requestUs() * 1000));
+                } else if (--outstanding[m] == 0) {
                     sim.wakeTask(t.peer, t.cpu, true);
                 }
                 return BLOCK;
         }
+    }
+
+    /** request_add(): a request stamped {@code now} on the worker's list (FIFO here; served in order). */
+    private void queueRequest(Task w, long now) {
+        int i = w.id - tasks[0].id;
+        if (reqCount[i] == reqQueue[i].length) {
+            long[] bigger = new long[reqQueue[i].length * 2];
+            for (int k = 0; k < reqCount[i]; k++) {
+                bigger[k] = reqQueue[i][(reqHead[i] + k) % reqQueue[i].length];
+            }
+            reqQueue[i] = bigger;
+            reqHead[i] = 0;
+        }
+        reqQueue[i][(reqHead[i] + reqCount[i]) % reqQueue[i].length] = now;
+        reqCount[i]++;
+    }
+
+    /** The stamp of the worker's oldest queued request. */
+    private long takeRequest(Task w) {
+        int i = w.id - tasks[0].id;
+        if (reqCount[i] == 0) {
+            throw new IllegalStateException("schbench worker woken without a request");
+        }
+        long v = reqQueue[i][reqHead[i]];
+        reqHead[i] = (reqHead[i] + 1) % reqQueue[i].length;
+        reqCount[i]--;
+        return v;
     }
 }

@@ -99,6 +99,13 @@ class ResultGauges {
                     set(keys, id, "schedsim.result.workload.wakeup.latency.seconds", t.and("quantile", q[0]),
                             lat.path(q[1]).asDouble() / 1e6);
                 }
+                JsonNode req = w.path("requestLatencyUs");
+                if (req.isObject()) {
+                    for (String[] q : QUANTILES) {
+                        set(keys, id, "schedsim.result.workload.request.latency.seconds", t.and("quantile", q[0]),
+                                req.path(q[1]).asDouble() / 1e6);
+                    }
+                }
                 JsonNode completion = w.path("completionUs");
                 if (completion.isNumber()) {
                     set(keys, id, "schedsim.result.workload.completion.seconds", t, completion.asDouble() / 1e6);

@@ -192,12 +192,14 @@ final class ReportRenderer {
     private List<List<String>> workloadTable(JsonNode v) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("workload", "cpu usec", "completion us", "throughput /s", "p50 us", "p90 us", "p99 us",
-                "max us", "migrations"));
+                "max us", "request p99 us", "migrations"));
         for (JsonNode w : v.path("workloads")) {
             JsonNode l = w.path("wakeupLatencyUs");
+            JsonNode req = w.path("requestLatencyUs");
             rows.add(List.of(w.path("name").asString(), n(w, "cpuUsec"),
                     w.path("completionUs").isNumber() ? n(w, "completionUs") : "-", n(w, "throughputPerSec"),
-                    n(l, "p50"), n(l, "p90"), n(l, "p99"), n(l, "max"), n(w, "migrations")));
+                    n(l, "p50"), n(l, "p90"), n(l, "p99"), n(l, "max"), req.isObject() ? n(req, "p99") : "-",
+                    n(w, "migrations")));
         }
         return rows;
     }

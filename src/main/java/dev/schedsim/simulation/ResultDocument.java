@@ -138,14 +138,10 @@ final class ResultDocument {
                 wn.put("completionUs", w.completionUs());
             }
             wn.set("throughputPerSec", num(w.throughputPerSec()));
-            ObjectNode lat = wn.putObject("wakeupLatencyUs");
-            Report.Latency l = w.wakeupLatencyUs();
-            lat.set("p50", num(l.p50()));
-            lat.set("p90", num(l.p90()));
-            lat.set("p99", num(l.p99()));
-            lat.set("p999", num(l.p999()));
-            lat.set("max", num(l.max()));
-            lat.put("count", l.count());
+            latency(wn.putObject("wakeupLatencyUs"), w.wakeupLatencyUs());
+            if (w.requestLatencyUs() != null) {
+                latency(wn.putObject("requestLatencyUs"), w.requestLatencyUs());
+            }
             wn.put("contextSwitches", w.contextSwitches());
             wn.put("migrations", w.migrations());
             wn.put("wakeups", w.wakeups());
@@ -249,6 +245,15 @@ final class ResultDocument {
         return NODES.numberNode(b.doubleValue());
     }
 
+    private static void latency(ObjectNode lat, Report.Latency l) {
+        lat.set("p50", num(l.p50()));
+        lat.set("p90", num(l.p90()));
+        lat.set("p99", num(l.p99()));
+        lat.set("p999", num(l.p999()));
+        lat.set("max", num(l.max()));
+        lat.put("count", l.count());
+    }
+
     private record Metric(String name, boolean higherIsBetter, Function<Report, Double> value) {
     }
 
@@ -266,6 +271,12 @@ final class ResultDocument {
                 Report.WorkloadReport x = workload(r, w);
                 return x == null ? null : x.wakeupLatencyUs().p99();
             }));
+            if (first.workloads().get(i).requestLatencyUs() != null) {
+                metrics.add(new Metric("workloads." + w + ".requestLatencyUs.p99", false, r -> {
+                    Report.WorkloadReport x = workload(r, w);
+                    return x == null || x.requestLatencyUs() == null ? null : x.requestLatencyUs().p99();
+                }));
+            }
             metrics.add(new Metric("workloads." + w + ".throughputPerSec", true, r -> {
                 Report.WorkloadReport x = workload(r, w);
                 return x == null ? null : x.throughputPerSec();

@@ -187,14 +187,49 @@ class WorkloadTests {
     @Test
     void schbenchWithATargetRateKeepsBelowIt() {
         int rps = 1000;
-        int workers = 2;
+        int workers = 3;
         Report r = runAlone(TestWorkloads.schbench("s", "/", 1, workers, 100, rps), 1_000_000);
         Report.WorkloadReport w = Specs.workload(r, "s");
-        // The message thread sleeps messageThreads · workers / rps between rounds (plus the 50 µs timer slack of
-        // every sleep), after its own short work, and its CPU pays the exit latency of the idle state reached.
-        double intervalUs = 1e6 * workers / rps + WorkloadRun.TIMER_SLACK_NS / 1000.0;
+        // run_rps_thread(): nr_to_wake = 2/3 of the workers (2) per round, ⌈rps / nr_to_wake⌉ rounds a second, so
+        // a usleep of 1 s / 500 (plus the 50 µs timer slack) after the message thread's own short work, and its CPU
+        // pays the exit latency of the idle state reached.
+        int nrToWake = workers * 2 / 3;
+        double intervalUs = 1e6 / ((rps + nrToWake - 1) / nrToWake) + WorkloadRun.TIMER_SLACK_NS / 1000.0;
         double roundUs = intervalUs + WorkloadRun.SCHBENCH_MESSAGE_WORK_NS / 1000.0 + exitUs(intervalUs);
         assertTrue(w.throughputPerSec() <= rps, "above the target rate: " + w.throughputPerSec());
-        assertNear(workers * 1e6 / roundUs, w.throughputPerSec(), 0.01, "requests per second");
+        assertNear(nrToWake * 1e6 / roundUs, w.throughputPerSec(), 0.01, "requests per second");
+        // Three workers on two CPUs, all idle between rounds: a request waits only for its wakeup.
+        assertTrue(w.requestLatencyUs() != null, "rps mode reports schbench's request latency");
+        assertEquals(Math.round(w.throughputPerSec() * r.simulatedUs() / 1e6), w.requestLatencyUs().count(), 1.0);
+        assertTrue(w.requestLatencyUs().p99() < 100, "request latency p99 " + w.requestLatencyUs().p99());
+    }
+
+    /**
+     * schbench's usec_spin() reads the wall clock: a request takes requestUs of wall time whatever the CPU's
+     * speed, and a request whose worker is throttled past the end of its spin finishes only when it runs again —
+     * schbench -R counts that wait in its latency (completion − queued − CPU time).
+     */
+    @Test
+    void schbenchRequestsSpinWallTimeAndCountThrottledTimeInTheirLatency() {
+        // One worker, 10 ms requests every ~10.05 ms (1 worker: nr_to_wake 1, 100 rounds/s) in a group allowed
+        // 5 ms per 10 ms period: each request is throttled for about the rest of the period.
+        WorkloadSpec sb = TestWorkloads.schbench("s", "/g", 1, 1, 10_000, 100);
+        Report limited = Specs.run(Specs.spec(Specs.frictionless(Specs.preset("validation-2c")), Specs.kernel("6.1"),
+                List.of(new dev.schedsim.engine.bandwidth.CgroupSpec("/g", 5_000, 10_000, 0, 100)), List.of(sb),
+                1_000_000), 1);
+        Report free = Specs.run(Specs.spec(Specs.frictionless(Specs.preset("validation-2c")), Specs.kernel("6.1"),
+                List.of(dev.schedsim.engine.bandwidth.CgroupSpec.unlimited("/g", 100)), List.of(sb),
+                1_000_000), 1);
+        Report.WorkloadReport wl = Specs.workload(limited, "s");
+        Report.WorkloadReport wf = Specs.workload(free, "s");
+        double requests = wf.throughputPerSec() * free.simulatedUs() / 1e6;
+        // A request is 10 ms of CPU (a wall-clock spin), one possibly in flight at the end, plus the message
+        // thread's 2 µs per round.
+        assertTrue(wf.cpuUsec() >= requests * 10_000 && wf.cpuUsec() <= (requests + 1) * 10_000 + requests * 3,
+                "cpuUsec " + wf.cpuUsec() + " for " + requests + " requests of 10 ms");
+        assertTrue(wf.requestLatencyUs().p50() < 100, "unlimited: latency is the wakeup only");
+        assertTrue(wl.requestLatencyUs().p50() > 1_000, "limited: the throttled wait counts, p50 "
+                + wl.requestLatencyUs().p50());
+        assertTrue(wl.wakeupLatencyUs().p50() < 100, "the wakeup itself is not delayed: the throttle hits the run");
     }
 }

@@ -214,27 +214,28 @@ class ScenarioLibraryTests {
     }
 
     /**
-     * NOT the published direction for latency: the engine does not reproduce the burst patch's p99 wakeup-latency
-     * drop with this load (throttling hits running workers, not wakeups). This test asserts what holds: with burst
-     * the group is (almost) never throttled, and throughput is not lower.
+     * The burst patch's schbench: without burst a 100 ms period that holds three rounds of requests runs out of
+     * quota and workers throttled mid-request finish late, which schbench -R's latency counts; with burst the
+     * quota saved in two-round periods covers it. p99 drops by more than 10x, throughput stays the same.
      */
     @Test
-    void k8sBurstRemovesTheThrottling() {
+    void k8sBurstCutsTheRequestLatencyTail() {
         JsonNode r = result("k8s-burst");
-        JsonNode p99 = row(r, "workloads.schbench.wakeupLatencyUs.p99");
+        JsonNode p99 = row(r, "workloads.schbench.requestLatencyUs.p99");
+        JsonNode wake = row(r, "workloads.schbench.wakeupLatencyUs.p99");
         JsonNode tput = row(r, "workloads.schbench.throughputPerSec");
         JsonNode thr = row(r, "cgroups./pod.nrThrottled");
         JsonNode time = row(r, "cgroups./pod.throttledUsec");
-        print("k8s-burst", String.format("nr_throttled %s -> %s of %.0f periods, throttled %s -> %s us, throughput "
-                        + "%s -> %s /s (%s %%), p99 wakeup latency %s -> %s us (NOT the published drop)",
-                thr.path("baselineMean"), thr.path("variantMean"), cgroup(r, 0, "/pod", "nrPeriods"),
-                time.path("baselineMean"), time.path("variantMean"), tput.path("baselineMean"),
-                tput.path("variantMean"), tput.path("pctImprovement"), p99.path("baselineMean"),
-                p99.path("variantMean")));
-        assertThat(thr.path("baselineMean").asDouble()).isGreaterThanOrEqualTo(0.3 * cgroup(r, 0, "/pod", "nrPeriods"));
+        print("k8s-burst", String.format("request latency p99 %s -> %s us, nr_throttled %s -> %s of %.0f periods, "
+                        + "throttled %s -> %s us, throughput %s -> %s /s, wakeup latency p99 %s -> %s us",
+                p99.path("baselineMean"), p99.path("variantMean"), thr.path("baselineMean"), thr.path("variantMean"),
+                cgroup(r, 0, "/pod", "nrPeriods"), time.path("baselineMean"), time.path("variantMean"),
+                tput.path("baselineMean"), tput.path("variantMean"), wake.path("baselineMean"), wake.path("variantMean")));
+        assertThat(p99.path("variantMean").asDouble() * 10).isLessThan(p99.path("baselineMean").asDouble());
+        assertThat(thr.path("baselineMean").asDouble()).isGreaterThanOrEqualTo(0.2 * cgroup(r, 0, "/pod", "nrPeriods"));
         assertThat(thr.path("variantMean").asDouble()).isLessThanOrEqualTo(0.1 * thr.path("baselineMean").asDouble());
         assertThat(time.path("pctImprovement").asDouble()).isGreaterThanOrEqualTo(90.0);
-        assertThat(tput.path("pctImprovement").asDouble()).isGreaterThanOrEqualTo(0.0);
+        assertThat(Math.abs(tput.path("pctImprovement").asDouble())).isLessThanOrEqualTo(1.0);
     }
 
     @Test
