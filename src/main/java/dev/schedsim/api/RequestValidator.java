@@ -57,9 +57,31 @@ class RequestValidator implements SimulationPlanner {
     record Accepted(SimulationRequest request, SimulationPlan plan) {
     }
 
+    /**
+     * Plans of recently planned requests, by their accepted JSON: a submission plans its request to count its
+     * runs and each of its runs plans it again on a worker; the plan is a pure function of the JSON (and of a
+     * saved topology, which a plan made seconds earlier already resolved).
+     */
+    private final java.util.Map<String, SimulationPlan> recentPlans = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, SimulationPlan> eldest) {
+            return size() > 64;
+        }
+    };
+
     @Override
     public SimulationPlan plan(String acceptedRequestJson) {
-        return accept(reader.read(acceptedRequestJson, SimulationRequest.class)).plan();
+        synchronized (recentPlans) {
+            SimulationPlan p = recentPlans.get(acceptedRequestJson);
+            if (p != null) {
+                return p;
+            }
+        }
+        SimulationPlan p = accept(reader.read(acceptedRequestJson, SimulationRequest.class)).plan();
+        synchronized (recentPlans) {
+            recentPlans.put(acceptedRequestJson, p);
+        }
+        return p;
     }
 
     Accepted accept(SimulationRequest r) {

@@ -28,6 +28,9 @@ public interface SimulationJobs extends JpaRepository<SimulationJob, String> {
 
     long countByStatus(SimulationStatus status);
 
+    @Query("select j.requestJson from SimulationJob j where j.id = :id")
+    String findRequestJson(@Param("id") String id);
+
     /** The first claimed run starts the simulation. */
     @Transactional
     @Modifying

@@ -35,6 +35,8 @@ public class SimulationQueue {
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final SchedsimProperties properties;
+    /** Wakes this instance's idle workers when a submission queued runs (others find them by polling). */
+    private final java.util.concurrent.Semaphore queued = new java.util.concurrent.Semaphore(0);
     /** Cancellation flags of the runs this instance is running, by run id ({@code simulationId/index}). */
     private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
 
@@ -54,8 +56,8 @@ public class SimulationQueue {
     public record Submission(SimulationJob job, boolean created) {
     }
 
-    /** A run a worker claimed. */
-    record Claim(String runId, String simulationId, int runIndex) {
+    /** A run a worker claimed, with its simulation's accepted request. */
+    record Claim(String runId, String simulationId, int runIndex, String requestJson) {
     }
 
     /** Thrown when an idempotency key is reused with another body. */
@@ -97,11 +99,16 @@ public class SimulationQueue {
                 requestHash, idempotencyKey);
         int n = planner.plan(requestJson).runs();
         try {
-            return new Submission(transactions.execute(tx -> {
+            Submission s = new Submission(transactions.execute(tx -> {
                 SimulationJob saved = simulations.saveAndFlush(job);
                 createRuns(saved.getId(), n, saved.getCreatedAt());
                 return saved;
             }), true);
+            int idle = Math.min(n, properties.workers()) - queued.availablePermits();
+            if (idle > 0) {
+                queued.release(idle);
+            }
+            return s;
         } catch (DataIntegrityViolationException e) {
             // A concurrent submission with the same key won the unique index.
             SimulationJob other = simulations.findByIdempotencyKey(idempotencyKey).orElseThrow(() -> e);
@@ -191,8 +198,14 @@ public class SimulationQueue {
             int slash = id.lastIndexOf('/');
             String simulation = id.substring(0, slash);
             simulations.markRunning(simulation, worker, now);
-            return new Claim(id, simulation, Integer.parseInt(id.substring(slash + 1)));
+            return new Claim(id, simulation, Integer.parseInt(id.substring(slash + 1)),
+                    simulations.findRequestJson(simulation));
         }));
+    }
+
+    /** An idle worker waits here: until runs were submitted to this instance, at most {@code maxMs}. */
+    void awaitWork(long maxMs) throws InterruptedException {
+        queued.tryAcquire(maxMs, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** Registers the cancellation flag of a run this instance starts running. */

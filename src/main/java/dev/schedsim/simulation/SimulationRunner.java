@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -40,10 +41,12 @@ class SimulationRunner {
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final SchedsimProperties properties;
+    private final TransactionTemplate transactions;
 
     SimulationRunner(SimulationJobs simulations, SimulationRuns runs, SimulationQueue queue,
                      SimulationPlanner planner, ApplicationEventPublisher events, Clock clock,
-                     SchedsimProperties properties) {
+                     SchedsimProperties properties, TransactionTemplate transactions) {
+        this.transactions = transactions;
         this.simulations = simulations;
         this.runs = runs;
         this.queue = queue;
@@ -58,8 +61,7 @@ class SimulationRunner {
         AtomicBoolean cancelled = queue.started(claim.runId());
         RunHeartbeat control = null;
         try {
-            SimulationJob job = simulations.findById(id).orElseThrow();
-            SimulationPlan plan = planner.plan(job.getRequestJson());
+            SimulationPlan plan = planner.plan(claim.requestJson());
             SimulationPlan.Variant variant = plan.variants().get(claim.runIndex() / plan.repetitions());
             long seed = plan.seed() + claim.runIndex() % plan.repetitions();
             control = new RunHeartbeat(runs, simulations, claim.runId(), id, worker, clock,
@@ -68,11 +70,16 @@ class SimulationRunner {
                 throw new RunCancelledException();
             }
             Report report = Engine.run(variant.spec(), seed, plan.eventBudget(), control);
-            Instant now = clock.instant();
-            if (runs.finish(claim.runId(), worker, SimulationStatus.SUCCEEDED, 1.0, report.events(),
-                    report.simulatedUs(), JSON.writeValueAsString(report), now) == 1) {
-                simulations.aggregate(id, now);
-                completeIfDone(id, plan);
+            String reportJson = JSON.writeValueAsString(report);
+            if (plan.runs() == 1) {
+                finishOnlyRun(claim, worker, plan, report, reportJson);
+            } else {
+                Instant now = clock.instant();
+                if (runs.finish(claim.runId(), worker, SimulationStatus.SUCCEEDED, 1.0, report.events(),
+                        report.simulatedUs(), reportJson, now) == 1) {
+                    simulations.aggregate(id, now);
+                    completeIfDone(id, plan);
+                }
             }
         } catch (RunCancelledException e) {
             if (stopping.getAsBoolean() && !cancelled.get()) {
@@ -115,6 +122,23 @@ class SimulationRunner {
                 now) == 1) {
             runs.cancelAll(id, now);
             publish(id, SimulationStatus.FAILED, now, job.getEvents(), 0, null);
+        }
+    }
+
+    /**
+     * A simulation of one run: the run and the simulation end in one transaction, the result built from the
+     * report in memory (the same document as from the stored report, see {@link ResultDocument}).
+     */
+    private void finishOnlyRun(SimulationQueue.Claim claim, String worker, SimulationPlan plan, Report report,
+                               String reportJson) {
+        String id = claim.simulationId();
+        String result = ResultDocument.build(plan, List.of(List.of(report)));
+        Instant now = clock.instant();
+        Boolean done = transactions.execute(tx -> runs.finish(claim.runId(), worker, SimulationStatus.SUCCEEDED, 1.0,
+                report.events(), report.simulatedUs(), reportJson, now) == 1
+                && simulations.finish(id, SimulationStatus.SUCCEEDED, 1.0, result, null, report.events(), now) == 1);
+        if (Boolean.TRUE.equals(done)) {
+            publish(id, SimulationStatus.SUCCEEDED, now, report.events(), report.simulatedUs(), result);
         }
     }
 

@@ -93,7 +93,7 @@ class SimulationWorkers implements SmartLifecycle {
                 log.warn("worker {} failed to poll: {}", worker, e.toString());
             }
             try {
-                Thread.sleep(pollMs);
+                queue.awaitWork(pollMs);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

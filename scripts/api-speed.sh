@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# API speed benchmark (not run by CI): starts the service (H2 in a temp dir), then runs
+# src/test/java/dev/schedsim/bench/ApiSpeed.java against it: the real-time factor of the 2-CPU validation cases
+# through the API (simulated time / the job's startedAt→finishedAt), and the cores a simulation of 2 variants ×
+# 4 repetitions keeps busy. AS_JOBS (40) jobs per case.
+# Side by side: AS_JARS="old.jar new.jar" starts one service per jar and measures them in turns, AS_ROUNDS (2)
+# rounds, so that both see the same machine. Stops the services on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+JOBS=${AS_JOBS:-40}
+ROUNDS=${AS_ROUNDS:-1}
+JARS=${AS_JARS:-$(service_jar)}
+mkdir -p target
+WORK=$(mktemp -d "${PWD}/target/api-speed.XXXXXX")
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+PORTS=()
+i=0
+for JAR in $JARS; do
+  PORT=$(free_port $((18097 + i)))
+  java -Xmx1g -jar "$JAR" --server.port="$PORT" --logging.level.root=WARN \
+    --spring.datasource.url="jdbc:h2:file:$WORK/h2-$i/schedsim;AUTO_SERVER=FALSE" >"$WORK/service-$i.log" 2>&1 &
+  PIDS+=($!)
+  await_up "$PORT" 120 "$!" || { tail -n 30 "$WORK/service-$i.log"; exit 1; }
+  PORTS+=("$PORT")
+  i=$((i + 1))
+done
+for r in $(seq 1 "$ROUNDS"); do
+  i=0
+  for JAR in $JARS; do
+    echo "== round $r: $JAR"
+    java src/test/java/dev/schedsim/bench/ApiSpeed.java "http://127.0.0.1:${PORTS[$i]}" "${PIDS[$i]}" "$JOBS"
+    i=$((i + 1))
+  done
+done

@@ -1,0 +1,158 @@
+package dev.schedsim.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The API speed benchmark of scripts/api-speed.sh (plain JDK, run as a single source file:
+ * {@code java src/test/java/dev/schedsim/bench/ApiSpeed.java BASE_URL SERVICE_PID JOBS}). Not a test: nothing
+ * asserts, the numbers go into the issue notes.
+ * <ol>
+ * <li>Real-time factor: submits the 2-CPU validation cases (a 3 s bandwidth case each) one after another and
+ * prints, per case and overall, simulated time divided by the job's own time from {@code startedAt} to
+ * {@code finishedAt} (the server's timestamps: queueing before the start is not counted).</li>
+ * <li>Cores: submits one simulation of 2 variants × 4 repetitions of a larger machine and samples the service
+ * process's CPU time (utime + stime of /proc/PID/stat) over the simulation's wall time; prints the mean
+ * number of cores busy, next to the number of cores the machine has.</li>
+ * </ol>
+ */
+public final class ApiSpeed {
+    private static final Pattern STATUS = Pattern.compile("\"status\"\\s*:\\s*\"([A-Z]+)\"");
+    private static final Pattern STARTED = Pattern.compile("\"startedAt\"\\s*:\\s*\"([^\"]+)\"");
+    private static final Pattern FINISHED = Pattern.compile("\"finishedAt\"\\s*:\\s*\"([^\"]+)\"");
+    private static final Pattern SIMULATED = Pattern.compile("\"simulatedUs\"\\s*:\\s*(\\d+)");
+
+    private static final String[][] CASES = {
+        {"one50", "[{\"path\":\"/a\",\"cpuMax\":\"50000 100000\"}]",
+            "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"cpu-bound\",\"threads\":1}]"},
+        {"four150", "[{\"path\":\"/a\",\"cpuMax\":\"150000 100000\"}]",
+            "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"cpu-bound\",\"threads\":4}]"},
+        {"periodic", "[{\"path\":\"/a\",\"cpuMax\":\"20000 100000\"}]",
+            "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"periodic\",\"threads\":2,\"runUs\":3000,\"sleepUs\":7000}]"},
+        {"burst", "[{\"path\":\"/a\",\"cpuMax\":\"20000 100000\",\"cpuMaxBurst\":20000}]",
+            "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"periodic\",\"threads\":1,\"runUs\":15000,\"sleepUs\":85000}]"},
+    };
+
+    private ApiSpeed() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String base = args.length > 0 ? args[0] : "http://127.0.0.1:8080";
+        long pid = args.length > 1 ? Long.parseLong(args[1]) : -1;
+        int jobs = args.length > 2 ? Integer.parseInt(args[2]) : 40;
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        // Warm-up: the JIT compiles the engine and the service paths.
+        for (int i = 0; i < 20; i++) {
+            await(http, base, submit(http, base, validationCase(CASES[i % CASES.length], 1000 + i)));
+        }
+        List<Double> all = new ArrayList<>();
+        List<List<Double>> byCase = new ArrayList<>();
+        for (int k = 0; k < CASES.length; k++) {
+            byCase.add(new ArrayList<>());
+        }
+        // The cases take turns, so that a slower phase of the shared machine hits them alike.
+        for (int i = 0; i < jobs; i++) {
+            for (int k = 0; k < CASES.length; k++) {
+                String view = await(http, base, submit(http, base, validationCase(CASES[k], i)));
+                double simulatedUs = Double.parseDouble(group(SIMULATED, view));
+                Duration d = Duration.between(Instant.parse(group(STARTED, view)), Instant.parse(group(FINISHED, view)));
+                double factor = simulatedUs / Math.max(1, d.toNanos() / 1000.0);
+                byCase.get(k).add(factor);
+                all.add(factor);
+            }
+        }
+        for (int k = 0; k < CASES.length; k++) {
+            System.out.printf("validation case %-9s %s%n", CASES[k][0], summary(byCase.get(k)));
+        }
+        System.out.printf("validation cases, all   %s%n", summary(all));
+        if (pid > 0) {
+            cores(http, base, pid);
+        }
+    }
+
+    private static String summary(List<Double> f) {
+        List<Double> s = new ArrayList<>(f);
+        Collections.sort(s);
+        return String.format("jobs %d: real-time factor (simulated / job start-to-finish) median %.0fx, p10 %.0fx, "
+                + "p90 %.0fx", s.size(), s.get(s.size() / 2), s.get(s.size() / 10), s.get(s.size() * 9 / 10));
+    }
+
+    private static String validationCase(String[] c, long seed) {
+        return """
+                {"name":"api-speed-%s","topology":{"preset":"validation-2c"},"kernel":{"profile":"6.18","hz":250},
+                 "cgroups":%s,"workloads":%s,"durationMs":3000,"seed":%d}""".formatted(c[0], c[1], c[2], seed);
+    }
+
+    private static void cores(HttpClient http, String base, long pid) throws Exception {
+        String body = """
+                {"name":"api-speed-cores","topology":{"preset":"power10-8c-smt8"},"kernel":{"profile":"6.18"},
+                 "cgroups":[{"path":"/a","cpuMax":"1600000 100000"}],
+                 "workloads":[{"name":"w","cgroup":"/a","type":"periodic","threads":128,"runUs":500,"sleepUs":700,
+                               "jitterPct":30}],
+                 "durationMs":4000,"seed":1,"repetitions":4,
+                 "variants":[{"label":"aligned","kernel":{"features":{"BANDWIDTH_TIMER_INTERLEAVE":false}}},
+                             {"label":"interleaved","kernel":{"features":{"BANDWIDTH_TIMER_INTERLEAVE":true}}}]}""";
+        long cpu0 = cpuTicks(pid);
+        long t0 = System.nanoTime();
+        String view = await(http, base, submit(http, base, body));
+        long wall = System.nanoTime() - t0;
+        long cpu = cpuTicks(pid) - cpu0;
+        double ticksPerSec = 100.0; // USER_HZ
+        double cores = cpu / ticksPerSec / (wall / 1e9);
+        System.out.printf("8 runs (2 variants x 4 repetitions) of a 64-CPU machine: status %s, wall %.1f s, service "
+                + "CPU %.1f s = %.2f cores busy on average of %d available%n", group(STATUS, view), wall / 1e9,
+                cpu / ticksPerSec, cores, Runtime.getRuntime().availableProcessors());
+    }
+
+    private static long cpuTicks(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    private static String submit(HttpClient http, String base, String body) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/simulations"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 202) {
+            throw new IllegalStateException("submit answered " + r.statusCode() + ": " + r.body());
+        }
+        return r.headers().firstValue("Location").orElseThrow();
+    }
+
+    private static String await(HttpClient http, String base, String location) throws Exception {
+        URI uri = URI.create(location.startsWith("http") ? location : base + location);
+        for (int i = 0; i < 600_000; i++) {
+            String view = http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString())
+                    .body();
+            String s = group(STATUS, view);
+            if (!s.equals("QUEUED") && !s.equals("RUNNING")) {
+                if (!s.equals("SUCCEEDED")) {
+                    throw new IllegalStateException(location + " ended " + s + ": " + view);
+                }
+                return view;
+            }
+            Thread.sleep(10);
+        }
+        throw new IllegalStateException(location + " did not finish");
+    }
+
+    private static String group(Pattern p, String s) {
+        Matcher m = p.matcher(s);
+        if (!m.find()) {
+            throw new IllegalStateException(p + " not in " + s.substring(0, Math.min(300, s.length())));
+        }
+        return m.group(1);
+    }
+}
