@@ -27,6 +27,13 @@ final class CfsRq {
      * included); the total weight is {@link #load}.
      */
     long sumWv;
+    /**
+     * The smallest vruntime among the queued entities, kept incrementally (valid unless {@link #minStale}):
+     * queued vruntimes only grow (curr's, in update_curr) except at a reweight, so the minimum changes only when
+     * the entity holding it grows, leaves or is reweighted — then one scan finds it again.
+     */
+    private long minQueued;
+    private boolean minStale = true;
     /** When this queue last became empty (update_blocked_averages' leaf list). */
     long lastActiveNs = Long.MIN_VALUE / 2;
 
@@ -52,7 +59,33 @@ final class CfsRq {
         this.parent = parent;
     }
 
+    /** The smallest vruntime of a queued entity; only when {@code nr > 0}. */
+    long minQueuedVruntime() {
+        if (minStale) {
+            long min = Long.MAX_VALUE;
+            for (int i = 0; i < nr; i++) {
+                min = Math.min(min, queue[i].vruntime);
+            }
+            minQueued = min;
+            minStale = false;
+        }
+        return minQueued;
+    }
+
+    /** A queued entity's vruntime is about to change from {@code old}: the minimum may move. */
+    void vruntimeChanging(long old) {
+        if (old == minQueued) {
+            minStale = true;
+        }
+    }
+
     void add(Entity e) {
+        if (nr == 0) {
+            minQueued = e.vruntime;
+            minStale = false;
+        } else if (e.vruntime < minQueued) {
+            minQueued = e.vruntime;
+        }
         sumWv += e.weight * (e.vruntime - minVruntime);
         if (nr == queue.length) {
             queue = java.util.Arrays.copyOf(queue, nr * 2);
@@ -62,6 +95,7 @@ final class CfsRq {
     }
 
     void remove(Entity e) {
+        vruntimeChanging(e.vruntime);
         sumWv -= e.weight * (e.vruntime - minVruntime);
         // Keep insertion order (deterministic scans): shift down.
         int i = e.index;

@@ -123,10 +123,7 @@ final class Fair {
         if (q.nr == 0) {
             return;
         }
-        long min = Long.MAX_VALUE;
-        for (int i = 0; i < q.nr; i++) {
-            min = Math.min(min, q.queue[i].vruntime);
-        }
+        long min = q.minQueuedVruntime();
         if (min > q.minVruntime) {
             // The sum is kept relative to min_vruntime: move its base with it.
             q.sumWv -= q.load * (min - q.minVruntime);

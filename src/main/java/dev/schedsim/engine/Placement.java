@@ -408,13 +408,20 @@ final class Placement {
         int hotSeen = 0;
         int firstHot = -1;
         idleScans++;
-        int start = posInLlc[target] + 1;
+        int idx = posInLlc[target] + 1;
+        if (idx == n) {
+            idx = 0;
+        }
         int fallbackIdle = -1;
         int scanned = 0;
         int found = -1;
+        boolean[] allowed = p.allowed;
         for (int k = 0; k < n && found < 0; k++) {
-            int c = span[(start + k) % n];
-            if (!p.allowedOn(c)) {
+            int c = span[idx];
+            if (++idx == n) {
+                idx = 0;
+            }
+            if (allowed != null && !allowed[c]) {
                 continue;
             }
             if (hasIdleCore) {

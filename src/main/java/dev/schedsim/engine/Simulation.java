@@ -773,7 +773,7 @@ final class Simulation {
      * part of it other tasks evicted since it last ran here. The task's work stalls for that long.
      */
     private void refillCache(Cpu cpu, Task p) {
-        int fp = p.workload.spec.footprintKb();
+        int fp = p.workload.footprintKb;
         long[] perKb = refillNsPerKb;
         long cost;
         if (p.cacheCpu < 0) {
@@ -849,10 +849,11 @@ final class Simulation {
             CfsRq q = se.cfsRq;
             se.sumExec += delta;
             long dv = Fair.calcDelta(delta, se.weight);
-            se.vruntime += dv;
             if (se.onRq) {
+                q.vruntimeChanging(se.vruntime);
                 q.sumWv += se.weight * dv;
             }
+            se.vruntime += dv;
             if (eevdf && se.vruntime >= se.deadline) {
                 // update_deadline()
                 se.deadline = se.vruntime + Fair.calcDelta(se.slice, se.weight);
@@ -952,6 +953,7 @@ final class Simulation {
             if (eevdf) {
                 long lag = v - se.vruntime;
                 long rel = se.deadline - se.vruntime;
+                q.vruntimeChanging(se.vruntime);
                 se.vruntime = v - lag * old / w;
                 se.deadline = se.vruntime + rel * old / w;
                 if (se.protectDeadline != Long.MIN_VALUE && q.curr == se) {

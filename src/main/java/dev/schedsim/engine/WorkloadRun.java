@@ -33,6 +33,8 @@ final class WorkloadRun {
     final Task[] tasks;
     final Histogram latency = new Histogram(3);
     final boolean finite;
+    /** spec.footprintKb(), read at every context switch. */
+    final int footprintKb;
     int live;
     long completionNs = -1;
     long units;
@@ -59,6 +61,7 @@ final class WorkloadRun {
         this.spec = spec;
         this.tasks = new Task[threads];
         this.live = threads;
+        this.footprintKb = spec.footprintKb();
         switch (spec.type()) {
             case CPU_BOUND:
                 finite = spec.workUs() > 0;

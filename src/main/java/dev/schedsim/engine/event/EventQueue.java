@@ -15,7 +15,10 @@ public final class EventQueue {
     private final long[] when;
     private final long[] order;
     private final int[] pos;
+    /** The heap: slots, with their keys copied alongside so that sifting compares without an indirection. */
     private final int[] heap;
+    private final long[] heapWhen;
+    private final long[] heapOrder;
     private int size;
     private long seq;
 
@@ -24,6 +27,8 @@ public final class EventQueue {
         order = new long[slots];
         pos = new int[slots];
         heap = new int[slots];
+        heapWhen = new long[slots];
+        heapOrder = new long[slots];
         Arrays.fill(pos, -1);
     }
 
@@ -49,16 +54,16 @@ public final class EventQueue {
 
     /** Arms (or moves) a slot to fire at {@code time}; priority 0..65535, lower first at equal times. */
     public void arm(int slot, long time, int priority) {
+        long o = ((long) priority << 47) | (seq++ & ((1L << 47) - 1));
         when[slot] = time;
-        order[slot] = ((long) priority << 47) | (seq++ & ((1L << 47) - 1));
+        order[slot] = o;
         int p = pos[slot];
         if (p < 0) {
-            heap[size] = slot;
-            pos[slot] = size;
-            siftUp(size++);
+            siftUp(size++, slot, time, o);
+        } else if (less(time, o, heapWhen[p], heapOrder[p])) {
+            siftUp(p, slot, time, o);
         } else {
-            siftUp(p);
-            siftDown(pos[slot]);
+            siftDown(p, slot, time, o);
         }
     }
 
@@ -68,12 +73,16 @@ public final class EventQueue {
             return;
         }
         pos[slot] = -1;
-        int last = heap[--size];
-        if (p != size) {
-            heap[p] = last;
-            pos[last] = p;
-            siftUp(p);
-            siftDown(pos[last]);
+        int n = --size;
+        if (p != n) {
+            int last = heap[n];
+            long lw = heapWhen[n];
+            long lo = heapOrder[n];
+            if (p > 0 && less(lw, lo, heapWhen[(p - 1) >>> 1], heapOrder[(p - 1) >>> 1])) {
+                siftUp(p, last, lw, lo);
+            } else {
+                siftDown(p, last, lw, lo);
+            }
         }
     }
 
@@ -89,47 +98,58 @@ public final class EventQueue {
         return s;
     }
 
-    private boolean less(int a, int b) {
-        long wa = when[a];
-        long wb = when[b];
-        return wa < wb || (wa == wb && order[a] < order[b]);
+    private static boolean less(long wa, long oa, long wb, long ob) {
+        return wa < wb || (wa == wb && oa < ob);
     }
 
-    private void siftUp(int i) {
-        int s = heap[i];
+    /** Places slot {@code s} (key w, o) at or above the hole {@code i}. */
+    private void siftUp(int i, int s, long w, long o) {
         while (i > 0) {
             int parent = (i - 1) >>> 1;
-            int ps = heap[parent];
-            if (!less(s, ps)) {
+            long pw = heapWhen[parent];
+            long po = heapOrder[parent];
+            if (!less(w, o, pw, po)) {
                 break;
             }
+            int ps = heap[parent];
             heap[i] = ps;
+            heapWhen[i] = pw;
+            heapOrder[i] = po;
             pos[ps] = i;
             i = parent;
         }
         heap[i] = s;
+        heapWhen[i] = w;
+        heapOrder[i] = o;
         pos[s] = i;
     }
 
-    private void siftDown(int i) {
-        int s = heap[i];
+    /** Places slot {@code s} (key w, o) at or below the hole {@code i}. */
+    private void siftDown(int i, int s, long w, long o) {
         int half = size >>> 1;
         while (i < half) {
             int c = 2 * i + 1;
-            int cs = heap[c];
+            long cw = heapWhen[c];
+            long co = heapOrder[c];
             int r = c + 1;
-            if (r < size && less(heap[r], cs)) {
+            if (r < size && less(heapWhen[r], heapOrder[r], cw, co)) {
                 c = r;
-                cs = heap[c];
+                cw = heapWhen[r];
+                co = heapOrder[r];
             }
-            if (!less(cs, s)) {
+            if (!less(cw, co, w, o)) {
                 break;
             }
+            int cs = heap[c];
             heap[i] = cs;
+            heapWhen[i] = cw;
+            heapOrder[i] = co;
             pos[cs] = i;
             i = c;
         }
         heap[i] = s;
+        heapWhen[i] = w;
+        heapOrder[i] = o;
         pos[s] = i;
     }
 }
