@@ -28,12 +28,13 @@ final class CfsRq {
      */
     long sumWv;
     /**
-     * The smallest vruntime among the queued entities, kept incrementally (valid unless {@link #minStale}):
-     * queued vruntimes only grow (curr's, in update_curr) except at a reweight, so the minimum changes only when
-     * the entity holding it grows, leaves or is reweighted — then one scan finds it again.
+     * The smallest vruntime among the queued entities other than {@link #curr}, kept incrementally (valid unless
+     * {@link #otherStale}): only curr's vruntime moves while it runs (update_curr), so this minimum changes only
+     * when an entity joins or leaves the others (enqueue, dequeue, a new curr) or one of them is reweighted — and
+     * is found again by one scan only when the entity holding it leaves or changes.
      */
-    private long minQueued;
-    private boolean minStale = true;
+    private long minOther;
+    private boolean otherStale = true;
     /** When this queue last became empty (update_blocked_averages' leaf list). */
     long lastActiveNs = Long.MIN_VALUE / 2;
 
@@ -59,32 +60,47 @@ final class CfsRq {
         this.parent = parent;
     }
 
-    /** The smallest vruntime of a queued entity; only when {@code nr > 0}. */
+    /** The smallest vruntime of a queued entity (curr included); only when {@code nr > 0}. */
     long minQueuedVruntime() {
-        if (minStale) {
+        if (otherStale) {
             long min = Long.MAX_VALUE;
             for (int i = 0; i < nr; i++) {
-                min = Math.min(min, queue[i].vruntime);
+                Entity e = queue[i];
+                if (e != curr) {
+                    min = Math.min(min, e.vruntime);
+                }
             }
-            minQueued = min;
-            minStale = false;
+            minOther = min;
+            otherStale = false;
         }
-        return minQueued;
+        return curr != null && curr.onRq ? Math.min(minOther, curr.vruntime) : minOther;
     }
 
-    /** A queued entity's vruntime is about to change from {@code old}: the minimum may move. */
-    void vruntimeChanging(long old) {
-        if (old == minQueued) {
-            minStale = true;
+    /** A queued entity's vruntime is about to change from {@code old}. */
+    void vruntimeChanging(Entity e, long old) {
+        if (e != curr && old == minOther) {
+            otherStale = true;
+        }
+    }
+
+    /** cfs_rq->curr = e: the previous curr, still queued, rejoins the others; e leaves them. */
+    void setCurr(Entity e) {
+        Entity old = curr;
+        if (old == e) {
+            return;
+        }
+        curr = e;
+        if (old != null && old.onRq && old.vruntime < minOther) {
+            minOther = old.vruntime;
+        }
+        if (e != null && e.vruntime == minOther) {
+            otherStale = true;
         }
     }
 
     void add(Entity e) {
-        if (nr == 0) {
-            minQueued = e.vruntime;
-            minStale = false;
-        } else if (e.vruntime < minQueued) {
-            minQueued = e.vruntime;
+        if (e.vruntime < minOther) {
+            minOther = e.vruntime;
         }
         sumWv += e.weight * (e.vruntime - minVruntime);
         if (nr == queue.length) {
@@ -95,7 +111,7 @@ final class CfsRq {
     }
 
     void remove(Entity e) {
-        vruntimeChanging(e.vruntime);
+        vruntimeChanging(e, e.vruntime);
         sumWv -= e.weight * (e.vruntime - minVruntime);
         // Keep insertion order (deterministic scans): shift down.
         int i = e.index;

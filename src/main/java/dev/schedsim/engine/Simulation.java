@@ -406,7 +406,7 @@ final class Simulation {
                 throttledInPutPrev = true;
             }
             if (q.curr == se) {
-                q.curr = null;
+                q.setCurr(null);
             }
         }
         prev.state = Task.RUNNABLE;
@@ -459,7 +459,7 @@ final class Simulation {
         lruAddHead(cpu, p);
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
-            q.curr = se;
+            q.setCurr(se);
             se.prevSumExec = se.sumExec;
             se.protectDeadline = se.deadline;
             if (q.runtimeEnabled) {
@@ -471,7 +471,7 @@ final class Simulation {
     private void clearCurr(Task p) {
         for (Entity se = p.se; se != null; se = se.parent) {
             if (se.cfsRq.curr == se) {
-                se.cfsRq.curr = null;
+                se.cfsRq.setCurr(null);
             }
         }
     }
@@ -850,7 +850,7 @@ final class Simulation {
             se.sumExec += delta;
             long dv = Fair.calcDelta(delta, se.weight);
             if (se.onRq) {
-                q.vruntimeChanging(se.vruntime);
+                q.vruntimeChanging(se, se.vruntime);
                 q.sumWv += se.weight * dv;
             }
             se.vruntime += dv;
@@ -953,7 +953,7 @@ final class Simulation {
             if (eevdf) {
                 long lag = v - se.vruntime;
                 long rel = se.deadline - se.vruntime;
-                q.vruntimeChanging(se.vruntime);
+                q.vruntimeChanging(se, se.vruntime);
                 se.vruntime = v - lag * old / w;
                 se.deadline = se.vruntime + rel * old / w;
                 if (se.protectDeadline != Long.MIN_VALUE && q.curr == se) {
@@ -1105,7 +1105,7 @@ final class Simulation {
         q.remove(se);
         se.onRq = false;
         if (q.curr == se) {
-            q.curr = null;
+            q.setCurr(null);
         }
         if (q.nr == 0) {
             q.lastActiveNs = now;
