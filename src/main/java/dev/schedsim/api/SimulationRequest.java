@@ -1,6 +1,7 @@
 package dev.schedsim.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;
 
@@ -45,12 +46,36 @@ public record SimulationRequest(String name, TopologyRequest topology, KernelReq
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record WorkloadRequest(String name, String cgroup, String type, Integer threads, Integer nice, String cpus,
-                                  Long workUs, Long runUs, Long sleepUs, Integer jitterPct, Integer pairs,
-                                  Long serviceUs, Long thinkUs, Integer groups, Integer fdsPerGroup, Integer loops,
-                                  Long messageUs, Integer messageThreads, Integer workersPerMessageThread,
-                                  Long requestUs, Integer rps, List<SegmentRequest> segments,
-                                  Integer cacheFootprintKb) {
+    public record WorkloadRequest(
+            @Schema(description = "unique in the simulation") String name,
+            @Schema(description = "the cgroup path its threads run in (default /)") String cgroup,
+            @Schema(description = "cpu-bound, periodic, request-response, hackbench, schbench or trace") String type,
+            @Schema(description = "cpu-bound, periodic, trace: number of threads") Integer threads,
+            @Schema(description = "-20..19 (default 0)") Integer nice,
+            @Schema(description = "allowed CPUs as a cpulist, e.g. 0-3,8 (default all)") String cpus,
+            @Schema(description = "cpu-bound: work per thread at full single-thread speed, µs (absent = runs forever)")
+            Long workUs,
+            @Schema(description = "periodic: work per cycle, µs") Long runUs,
+            @Schema(description = "periodic: sleep per cycle, µs (ends 50 µs late: timer slack)") Long sleepUs,
+            @Schema(description = "periodic: ± uniform jitter of run and sleep, %") Integer jitterPct,
+            @Schema(description = "request-response: client/server pairs") Integer pairs,
+            @Schema(description = "request-response: server work per request, µs") Long serviceUs,
+            @Schema(description = "request-response: client work between requests, µs") Long thinkUs,
+            @Schema(description = "hackbench: groups (-g)") Integer groups,
+            @Schema(description = "hackbench: senders, and as many receivers, per group (-f; hackbench uses 20)") Integer fdsPerGroup,
+            @Schema(description = "hackbench: messages each sender writes to each receiver of its group (-l)")
+            Integer loops,
+            @Schema(description = "hackbench: work per message sent or received, µs") Long messageUs,
+            @Schema(description = "schbench: message threads (-m)") Integer messageThreads,
+            @Schema(description = "schbench: workers per message thread (-t)") Integer workersPerMessageThread,
+            @Schema(description = "schbench: a request's CPU time (-c), µs, spun on the wall clock like usec_spin()")
+            Long requestUs,
+            @Schema(description = "schbench: requests per second over all message threads (-R); each message thread "
+                    + "hands a request to 2/3 of its workers round-robin per round, ⌈rate / (2/3 · workers)⌉ rounds "
+                    + "a second, and the result adds schbench's request latency (requestLatencyUs). 0 = no -R: a "
+                    + "message thread wakes all its workers and waits for them") Integer rps,
+            @Schema(description = "trace: each thread's run/sleep list, in order") List<SegmentRequest> segments,
+            @Schema(description = "cache footprint per thread, KiB (default by type)") Integer cacheFootprintKb) {
     }
 
     /** One trace step: exactly one of {@code runUs} and {@code sleepUs}. */

@@ -316,5 +316,8 @@ class SimulationLifecycleTests {
         assertThat(api.path("paths").has("/api/v1/kernel-profiles")).isTrue();
         assertThat(api.path("paths").path("/api/v1/topologies").path("post").path("requestBody").toString())
                 .contains("smt4-box");
+        // The workload fields are documented in the schema.
+        assertThat(api.path("components").path("schemas").path("WorkloadRequest").path("properties").path("rps")
+                .path("description").asString()).contains("-R");
     }
 }
