@@ -3,6 +3,8 @@
 # noisy: compare the ratio, not the absolute numbers). Builds each revision's engine and benchmark
 # classes with javac (no Spring needed) and alternates their runs.
 # usage: scripts/bench-compare.sh OLD_REV [NEW_REV (default: the work tree)] [ROUNDS (default 5)] [PRESET THREADS DURATION_US]
+#   BC_RUNS (default 25) runs per JVM; each JVM's figure is the median of its last 10 runs, after the JIT has
+#   compiled the engine (a 2 s mix is ~0.2 M events: the first runs mostly measure the compiler).
 #   (the optional machine needs QuickBench from 2026-11-29 or later in both revisions)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,11 +26,12 @@ build() { # rev dir
   javac -nowarn -proc:none -d "$work/$2" -cp "$hdr" @"$work/$2.files"
 }
 build "$old" old; build "$new" new
-echo "old=$old new=$new rounds=$rounds machine=${machine[*]:-64-CPU 256-thread mix, 2 s} (5 runs each; best of the last 3)"
+runs=${BC_RUNS:-25}
+echo "old=$old new=$new rounds=$rounds machine=${machine[*]:-64-CPU 256-thread mix, 2 s} ($runs runs per JVM; median of the last 10)"
 for i in $(seq 1 "$rounds"); do
   for v in old new; do
-    java -cp "$work/$v:$hdr" dev.schedsim.bench.QuickBench 5 "${machine[@]}" | tail -n3 \
-      | awk -v v=$v '{if ($9+0 > best) best = $9+0} END {printf "%s %.3f\n", v, best}'
+    java -cp "$work/$v:$hdr" dev.schedsim.bench.QuickBench "$runs" "${machine[@]}" | tail -n10 \
+      | awk '{print $9}' | sort -g | awk -v v=$v '{a[NR]=$1} END {printf "%s %.3f\n", v, (a[5]+a[6])/2}'
   done
 done | tee "$work/results"
 awk '{s[$1]+=$2; n[$1]++} END {o=s["old"]/n["old"]; w=s["new"]/n["new"];
