@@ -43,8 +43,24 @@ final class Placement {
     private final DomainLevel[] levels;
     /** Each CPU's position in its LLC span (for_each_cpu_wrap starts after target). */
     private final int[] posInLlc;
+    /**
+     * Per LLC, its idle CPUs (available_idle_cpu()) as a cpumask over the positions in the LLC span, and the
+     * CPUs whose whole core is idle: the model's counterpart of an idle cpumask in sd_llc_shared (as the
+     * SIS_FILTER patches propose), so that select_idle_cpu() can cpumask_and() and jump to the next set bit
+     * instead of testing every CPU. Kept exact by {@link #syncIdle} on every change of rq->curr and
+     * rq->nr_running; the modelled scan (the CPUs it charges, its depth) is unchanged.
+     */
+    private final long[][] idleCpus;
+    private final long[][] idleCoreCpus;
+    /** Per core, how many of its hardware threads are idle. */
+    private final int[] idleThreads;
+    private final int threadsPerCore;
     long idleScans;
     long cpusScanned;
+    /** Results of the last select_idle_cpu() scan besides the CPU found (no allocation per wakeup). */
+    private int scanScanned;
+    private int scanFallbackIdle;
+    private int scanFirstHot;
 
     Placement(Simulation sim) {
         this.sim = sim;
@@ -61,6 +77,23 @@ final class Placement {
                 if (span[i] == c) {
                     posInLlc[c] = i;
                 }
+            }
+        }
+        this.threadsPerCore = topo.threadsPerCore();
+        this.idleCpus = new long[topo.llcCount()][];
+        this.idleCoreCpus = new long[topo.llcCount()][];
+        for (int c = 0; c < sim.ncpu; c++) {
+            int llc = topo.llcOf(c);
+            if (idleCpus[llc] == null) {
+                int words = (topo.llcSpan(c).length + 63) >>> 6;
+                idleCpus[llc] = new long[words];
+                idleCoreCpus[llc] = new long[words];
+            }
+        }
+        this.idleThreads = new int[topo.coreCount()];
+        for (int c = 0; c < sim.ncpu; c++) {
+            if (sim.cpus[c].idle()) {
+                setIdle(c, true);
             }
         }
         this.nodeSizes = new int[topo.spec().sockets() * topo.spec().numaNodesPerSocket()];
@@ -110,6 +143,85 @@ final class Placement {
 
     private boolean idle(int c) {
         return sim.cpus[c].idle();
+    }
+
+    /**
+     * Keeps the LLC's idle cpumasks and the core's idle-thread count in step with available_idle_cpu() of
+     * {@code cpu}: called after every write of its rq->curr or rq->nr_running.
+     */
+    void syncIdle(Cpu cpu) {
+        int c = cpu.id;
+        int pos = posInLlc[c];
+        boolean was = (idleCpus[topo.llcOf(c)][pos >>> 6] & (1L << pos)) != 0;
+        boolean now = cpu.curr == null && cpu.nrRunning == 0;
+        if (was != now) {
+            setIdle(c, now);
+        }
+    }
+
+    private void setIdle(int c, boolean idle) {
+        int llc = topo.llcOf(c);
+        int pos = posInLlc[c];
+        int core = topo.coreOf(c);
+        if (idle) {
+            idleCpus[llc][pos >>> 6] |= 1L << pos;
+            if (++idleThreads[core] == threadsPerCore) {
+                markCore(llc, core, true);
+            }
+        } else {
+            idleCpus[llc][pos >>> 6] &= ~(1L << pos);
+            if (idleThreads[core]-- == threadsPerCore) {
+                markCore(llc, core, false);
+            }
+        }
+    }
+
+    private void markCore(int llc, int core, boolean idle) {
+        long[] w = idleCoreCpus[llc];
+        for (int s : topo.siblingsOfCore(core)) {
+            int pos = posInLlc[s];
+            if (idle) {
+                w[pos >>> 6] |= 1L << pos;
+            } else {
+                w[pos >>> 6] &= ~(1L << pos);
+            }
+        }
+    }
+
+    /** The first set position in [from, to) of a cpumask, or -1 (cpumask_next() bounded by to). */
+    private static int firstSet(long[] w, int from, int to) {
+        if (from >= to) {
+            return -1;
+        }
+        int wi = from >>> 6;
+        int last = (to - 1) >>> 6;
+        long word = w[wi] & (-1L << from);
+        while (word == 0) {
+            if (++wi > last) {
+                return -1;
+            }
+            word = w[wi];
+        }
+        int i = (wi << 6) + Long.numberOfTrailingZeros(word);
+        return i < to ? i : -1;
+    }
+
+    /**
+     * for_each_cpu_wrap() from position {@code start} of an n-CPU span, stopping at the first set bit: its
+     * distance from start, or -1 when none of the first {@code limit} positions is set.
+     */
+    private static int nextSetWrap(long[] w, int start, int n, int limit) {
+        int end = start + limit;
+        if (end <= n) {
+            int i = firstSet(w, start, end);
+            return i < 0 ? -1 : i - start;
+        }
+        int i = firstSet(w, start, n);
+        if (i >= 0) {
+            return i - start;
+        }
+        i = firstSet(w, 0, end - n);
+        return i < 0 ? -1 : i + n - start;
     }
 
     /**
@@ -350,13 +462,9 @@ final class Placement {
         return i >= 0 ? i : target;
     }
 
+    /** is_core_idle(): every hardware thread of the core idle. */
     private boolean coreIdle(int core) {
-        for (int c : topo.siblingsOfCore(core)) {
-            if (!idle(c)) {
-                return false;
-            }
-        }
-        return true;
+        return idleThreads[core] == threadsPerCore;
     }
 
     /** __update_idle_core(): a CPU going idle on a core whose siblings are all idle sets the hint. */
@@ -368,7 +476,11 @@ final class Placement {
 
     /** select_idle_smt(): an idle sibling of prev. */
     private int selectIdleSmt(Task p, int prev) {
-        for (int c : topo.siblingsOfCore(topo.coreOf(prev))) {
+        int core = topo.coreOf(prev);
+        if (idleThreads[core] == (idle(prev) ? 1 : 0)) {
+            return -1;
+        }
+        for (int c : topo.siblingsOfCore(core)) {
             if (c != prev && p.allowedOn(c) && idle(c)) {
                 return c;
             }
@@ -404,14 +516,67 @@ final class Placement {
             nr = spanAvg > 4 * avgCost ? (int) Math.min(Integer.MAX_VALUE, spanAvg / avgCost) : 4;
             prop = true;
         }
-        int hotLimit = Math.max(1, nr == Integer.MAX_VALUE ? n / 2 : nr / 2);
-        int hotSeen = 0;
-        int firstHot = -1;
         idleScans++;
         int idx = posInLlc[target] + 1;
         if (idx == n) {
             idx = 0;
         }
+        int scanned;
+        int found = -1;
+        scanFallbackIdle = -1;
+        scanFirstHot = -1;
+        if (p.allowed == null && !sisCache) {
+            // The same scan on the idle cpumasks: jump to the first idle core (select_idle_core()) or the
+            // first idle CPU within the depth; every CPU stepped over still counts as scanned.
+            int limit = hasIdleCore ? n : Math.min(n, Math.max(0, nr - 1));
+            int d = nextSetWrap(hasIdleCore ? idleCoreCpus[llc] : idleCpus[llc], idx, n, limit);
+            if (d >= 0) {
+                int pos = idx + d;
+                found = span[pos >= n ? pos - n : pos];
+                scanned = d + 1;
+            } else {
+                scanned = limit;
+                if (hasIdleCore) {
+                    int f = nextSetWrap(idleCpus[llc], idx, n, n);
+                    if (f >= 0) {
+                        int pos = idx + f;
+                        scanFallbackIdle = span[pos >= n ? pos - n : pos];
+                    }
+                }
+            }
+        } else {
+            found = scanEach(p, span, idx, nr, hasIdleCore);
+            scanned = scanScanned;
+        }
+        cpusScanned += scanned;
+        long cost = sim.hw.idleScanPerCpuNs() * scanned;
+        sim.chargeOverhead(waker, cost);
+        if (prop) {
+            waker.wakeAvgIdle -= Math.min(waker.wakeAvgIdle, cost);
+            avgScanCost[llc] += (cost - avgScanCost[llc]) / 8;
+        }
+        if (found >= 0) {
+            return found;
+        }
+        if (hasIdleCore) {
+            // set_idle_cores(target, false): the hint was stale.
+            hasIdleCores[llc] = false;
+            return scanFallbackIdle >= 0 ? scanFallbackIdle : scanFirstHot;
+        }
+        return scanFirstHot;
+    }
+
+    /**
+     * The for_each_cpu_wrap() loop of select_idle_cpu() CPU by CPU, for a task with an affinity mask or with
+     * SIS_CACHE: returns the CPU found or -1, and leaves the CPUs examined, the first idle CPU (for
+     * select_idle_core()) and the first cache-hot idle CPU in {@link #scanScanned},
+     * {@link #scanFallbackIdle} and {@link #scanFirstHot}.
+     */
+    private int scanEach(Task p, int[] span, int idx, int nr, boolean hasIdleCore) {
+        int n = span.length;
+        int hotLimit = Math.max(1, nr == Integer.MAX_VALUE ? n / 2 : nr / 2);
+        int hotSeen = 0;
+        int firstHot = -1;
         int fallbackIdle = -1;
         int scanned = 0;
         int found = -1;
@@ -463,21 +628,9 @@ final class Placement {
             }
             found = c;
         }
-        cpusScanned += scanned;
-        long cost = sim.hw.idleScanPerCpuNs() * scanned;
-        sim.chargeOverhead(waker, cost);
-        if (prop) {
-            waker.wakeAvgIdle -= Math.min(waker.wakeAvgIdle, cost);
-            avgScanCost[llc] += (cost - avgScanCost[llc]) / 8;
-        }
-        if (found >= 0) {
-            return found;
-        }
-        if (hasIdleCore) {
-            // set_idle_cores(target, false): the hint was stale.
-            hasIdleCores[llc] = false;
-            return fallbackIdle >= 0 ? fallbackIdle : firstHot;
-        }
-        return firstHot;
+        scanScanned = scanned;
+        scanFallbackIdle = fallbackIdle;
+        scanFirstHot = firstHot;
+        return found;
     }
 }

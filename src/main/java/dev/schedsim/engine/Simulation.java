@@ -344,6 +344,9 @@ final class Simulation {
                 prev.contextSwitches++;
                 recorder.slice(cpu.id, prev, cpu.sliceStart, now);
                 cpu.curr = null;
+                if (cpu.nrRunning == 0) {
+                    placement.syncIdle(cpu);
+                }
                 prev = null;
                 queue.cancel(slotRunEnd + cpu.id);
             } else {
@@ -376,6 +379,9 @@ final class Simulation {
                 contextSwitches++;
                 recorder.slice(cpu.id, prev, cpu.sliceStart, now);
                 cpu.curr = null;
+                if (cpu.nrRunning == 0) {
+                    placement.syncIdle(cpu);
+                }
             }
             if (cpu.busy) {
                 goIdle(cpu);
@@ -496,6 +502,9 @@ final class Simulation {
         boolean switched = cpu.lastRan != next;
         cpu.lastRan = next;
         cpu.curr = next;
+        if (cpu.nrRunning == 0) {
+            placement.syncIdle(cpu);
+        }
         next.state = Task.RUNNING;
         cpu.execClock = now;
         cpu.workSince = now;
@@ -631,6 +640,9 @@ final class Simulation {
     void addNrRunning(Cpu cpu, int delta) {
         int before = cpu.nrRunning;
         cpu.nrRunning += delta;
+        if (before == 0 || cpu.nrRunning == 0) {
+            placement.syncIdle(cpu);
+        }
         balancer.cpuNr[cpu.id] = cpu.nrRunning;
         if (before <= 1 && cpu.nrRunning > 1) {
             balancer.overloadedCpus++;
@@ -754,6 +766,9 @@ final class Simulation {
         contextSwitches++;
         recorder.slice(src.id, p, src.sliceStart, now);
         src.curr = null;
+        if (src.nrRunning == 0) {
+            placement.syncIdle(src);
+        }
         queue.cancel(slotRunEnd + src.id);
         leaveCache(src, p);
         migrate(p, dst);
@@ -1233,6 +1248,9 @@ final class Simulation {
         clearCurr(p);
         recorder.slice(cpu.id, p, cpu.sliceStart, now);
         cpu.curr = null;
+        if (cpu.nrRunning == 0) {
+            placement.syncIdle(cpu);
+        }
         p.contextSwitches++;
         contextSwitches++;
         queue.cancel(slotRunEnd + cpu.id);
