@@ -24,8 +24,9 @@ import java.util.List;
  * @param messageUs        hackbench work per message (send and receive each)
  * @param messageThreads   schbench message threads
  * @param workersPerMessageThread schbench workers per message thread
- * @param requestUs        schbench work per request
- * @param rps              schbench target requests per second (0 = as fast as possible)
+ * @param requestUs        schbench CPU time per request (-c), spun on the wall clock like usec_spin()
+ * @param rps              schbench requests per second over all message threads (-R; 0 = without -R: each
+ *                         message thread wakes all its workers and waits for them)
  * @param segments         trace: the per-thread run/sleep list
  * @param cacheFootprintKb the cache footprint of each thread (0 = the type's default)
  */
