@@ -164,7 +164,7 @@ public final class EventQueue {
         }
     }
 
-    /** Re-buckets every armed slot under a new, earlier {@code last}. */
+    /** Re-buckets every slot in the buckets under a new, earlier {@code last}. */
     private void rebase(long time) {
         int[] all = new int[size];
         int k = 0;
@@ -175,8 +175,8 @@ public final class EventQueue {
             counts[b] = 0;
         }
         last = time;
-        for (int s : all) {
-            insert(s);
+        for (int i = 0; i < k; i++) {
+            insert(all[i]);
         }
     }
 
