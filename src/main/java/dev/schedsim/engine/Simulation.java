@@ -343,10 +343,7 @@ final class Simulation {
                 park(prev);
                 prev.contextSwitches++;
                 recorder.slice(cpu.id, prev, cpu.sliceStart, now);
-                cpu.curr = null;
-                if (cpu.nrRunning == 0) {
-                    placement.syncIdle(cpu);
-                }
+                setCpuCurr(cpu, null);
                 prev = null;
                 queue.cancel(slotRunEnd + cpu.id);
             } else {
@@ -378,10 +375,7 @@ final class Simulation {
                 prev.contextSwitches++;
                 contextSwitches++;
                 recorder.slice(cpu.id, prev, cpu.sliceStart, now);
-                cpu.curr = null;
-                if (cpu.nrRunning == 0) {
-                    placement.syncIdle(cpu);
-                }
+                setCpuCurr(cpu, null);
             }
             if (cpu.busy) {
                 goIdle(cpu);
@@ -501,10 +495,7 @@ final class Simulation {
         }
         boolean switched = cpu.lastRan != next;
         cpu.lastRan = next;
-        cpu.curr = next;
-        if (cpu.nrRunning == 0) {
-            placement.syncIdle(cpu);
-        }
+        setCpuCurr(cpu, next);
         next.state = Task.RUNNING;
         cpu.execClock = now;
         cpu.workSince = now;
@@ -600,6 +591,14 @@ final class Simulation {
         p.workDoneNs += done;
         if (!p.infinite) {
             p.remainingWork -= done;
+        }
+    }
+
+    /** rq->curr = t, keeping the wakeup scans' idle cpumasks in step (a CPU with queued tasks stays non-idle). */
+    private void setCpuCurr(Cpu cpu, Task t) {
+        cpu.curr = t;
+        if (cpu.nrRunning == 0) {
+            placement.syncIdle(cpu);
         }
     }
 
@@ -765,10 +764,7 @@ final class Simulation {
         p.contextSwitches++;
         contextSwitches++;
         recorder.slice(src.id, p, src.sliceStart, now);
-        src.curr = null;
-        if (src.nrRunning == 0) {
-            placement.syncIdle(src);
-        }
+        setCpuCurr(src, null);
         queue.cancel(slotRunEnd + src.id);
         leaveCache(src, p);
         migrate(p, dst);
@@ -1247,10 +1243,7 @@ final class Simulation {
         dequeueTask(p, true);
         clearCurr(p);
         recorder.slice(cpu.id, p, cpu.sliceStart, now);
-        cpu.curr = null;
-        if (cpu.nrRunning == 0) {
-            placement.syncIdle(cpu);
-        }
+        setCpuCurr(cpu, null);
         p.contextSwitches++;
         contextSwitches++;
         queue.cancel(slotRunEnd + cpu.id);
