@@ -33,15 +33,19 @@ public final class ApiSpeed {
     private static final Pattern FINISHED = Pattern.compile("\"finishedAt\"\\s*:\\s*\"([^\"]+)\"");
     private static final Pattern SIMULATED = Pattern.compile("\"simulatedUs\"\\s*:\\s*(\\d+)");
 
+    /**
+     * Four cases of src/test/resources/validation (cases.json and cases-schedsim.json), by their names there:
+     * the cgroup and the threads of each, run for the harness's 3 s.
+     */
     private static final String[][] CASES = {
         {"one50", "[{\"path\":\"/a\",\"cpuMax\":\"50000 100000\"}]",
             "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"cpu-bound\",\"threads\":1}]"},
         {"four150", "[{\"path\":\"/a\",\"cpuMax\":\"150000 100000\"}]",
             "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"cpu-bound\",\"threads\":4}]"},
-        {"periodic", "[{\"path\":\"/a\",\"cpuMax\":\"20000 100000\"}]",
-            "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"periodic\",\"threads\":2,\"runUs\":3000,\"sleepUs\":7000}]"},
-        {"burst", "[{\"path\":\"/a\",\"cpuMax\":\"20000 100000\",\"cpuMaxBurst\":20000}]",
-            "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"periodic\",\"threads\":1,\"runUs\":15000,\"sleepUs\":85000}]"},
+        {"multi-short", "[{\"path\":\"/a\",\"cpuMax\":\"50000 100000\"}]",
+            "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"periodic\",\"threads\":4,\"runUs\":1000,\"sleepUs\":4000}]"},
+        {"burst-steady", "[{\"path\":\"/a\",\"cpuMax\":\"20000 100000\",\"cpuMaxBurst\":20000}]",
+            "[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"periodic\",\"threads\":1,\"runUs\":12000,\"sleepUs\":63000}]"},
     };
 
     private ApiSpeed() {
@@ -73,7 +77,7 @@ public final class ApiSpeed {
             }
         }
         for (int k = 0; k < CASES.length; k++) {
-            System.out.printf("validation case %-9s %s%n", CASES[k][0], summary(byCase.get(k)));
+            System.out.printf("validation case %-12s %s%n", CASES[k][0], summary(byCase.get(k)));
         }
         System.out.printf("validation cases, all   %s%n", summary(all));
         if (pid > 0) {
