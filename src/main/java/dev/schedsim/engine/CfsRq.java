@@ -37,6 +37,8 @@ final class CfsRq {
     private boolean otherStale = true;
     /** When this queue last became empty (update_blocked_averages' leaf list). */
     long lastActiveNs = Long.MIN_VALUE / 2;
+    /** On its CPU's leaf list ({@link Cpu#leaf}). */
+    boolean onLeafList;
 
     // --- CFS bandwidth (kernel-facts §1.1) ---
     boolean runtimeEnabled;

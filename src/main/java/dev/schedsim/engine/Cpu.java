@@ -42,6 +42,23 @@ final class Cpu {
     long overheadDebt;
     /** All scheduler overhead charged to this CPU, ns. */
     long overheadNs;
+    /**
+     * rq->leaf_cfs_rq_list: the non-root cfs_rqs of this CPU that had tasks recently (list_add_leaf_cfs_rq() when
+     * one gets its first entity; update_blocked_averages() drops the fully decayed ones).
+     */
+    CfsRq[] leaf = new CfsRq[4];
+    int nLeaf;
+
+    void addLeaf(CfsRq q) {
+        if (q.onLeafList) {
+            return;
+        }
+        if (nLeaf == leaf.length) {
+            leaf = java.util.Arrays.copyOf(leaf, nLeaf * 2);
+        }
+        q.onLeafList = true;
+        leaf[nLeaf++] = q;
+    }
 
     Cpu(int id, int core, CfsRq root) {
         this.id = id;

@@ -673,11 +673,18 @@ final class Simulation {
     long updateBlockedAverages(int cpuId, boolean charge) {
         Cpu cpu = cpus[cpuId];
         updateCpuPelt(cpu);
+        // __update_blocked_fair(): walk the leaf list, list_del_leaf_cfs_rq() the decayed ones.
         int leaves = 1;
-        for (int g = 1; g < groups.length; g++) {
-            CfsRq q = groups[g].rq[cpuId];
+        CfsRq[] leaf = cpu.leaf;
+        for (int i = 0; i < cpu.nLeaf; ) {
+            CfsRq q = leaf[i];
             if (q.nr > 0 || now - q.lastActiveNs < LEAF_RETENTION_NS) {
                 leaves++;
+                i++;
+            } else {
+                q.onLeafList = false;
+                leaf[i] = leaf[--cpu.nLeaf];
+                leaf[cpu.nLeaf] = null;
             }
         }
         long cost = hw.blockedAveragesPerCfsRqNs() * leaves;
@@ -1093,6 +1100,9 @@ final class Simulation {
         place(q, se, flags);
         q.add(se);
         se.onRq = true;
+        if (q.nr == 1 && q.parent != null) {
+            cpus[q.cpu].addLeaf(q);
+        }
         q.load += se.weight;
         if (!q.tg.isRoot()) {
             q.tg.totalLoad += se.weight;
