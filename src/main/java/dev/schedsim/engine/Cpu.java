@@ -29,8 +29,9 @@ final class Cpu {
     /** PELT of the root cfs_rq: load (its load.weight), runnable (h_nr_running), util (running). */
     final Pelt pelt = new Pelt();
     /** rq->cfs_tasks list ends. */
-    Task lruHead;
-    Task lruTail;
+    /** (task ids, -1 = none: int links keep the garbage collector's write barrier off this hot list) */
+    int lruHead = -1;
+    int lruTail = -1;
     /** Cache model: KiB of footprint switched in here so far. */
     long kbTouched;
     /** SIS_CACHE: rq->cache_hot_timeout. */

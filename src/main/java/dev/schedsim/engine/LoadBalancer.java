@@ -719,9 +719,9 @@ final class LoadBalancer {
         int loopMax = Math.min(NR_MIGRATE, src.nrRunning);
         int n = 0;
         int loop = 0;
-        Task p = src.lruTail;
+        Task p = sim.lruTail(src);
         while (p != null) {
-            Task prevInList = p.lruPrev;
+            Task prevInList = sim.lruPrev(p);
             if (idle != CPU_NOT_IDLE && src.nrRunning - n <= 1) {
                 break;
             }

@@ -454,9 +454,7 @@ final class Simulation {
 
     /** set_next_task_fair(): set_next_entity() and account_cfs_rq_runtime(cfs_rq, 0) on every level. */
     private void setNext(Task p) {
-        Cpu cpu = cpus[p.cpu];
-        lruRemove(cpu, p);
-        lruAddHead(cpu, p);
+        lruMoveToHead(cpus[p.cpu], p);
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             q.setCurr(se);
@@ -494,7 +492,9 @@ final class Simulation {
             cpu.sliceStart = now;
         }
         boolean switched = cpu.lastRan != next;
-        cpu.lastRan = next;
+        if (switched) {
+            cpu.lastRan = next;
+        }
         setCpuCurr(cpu, next);
         next.state = Task.RUNNING;
         cpu.execClock = now;
@@ -718,14 +718,14 @@ final class Simulation {
     }
 
     private void lruAddHead(Cpu cpu, Task p) {
-        p.lruPrev = null;
+        p.lruPrev = -1;
         p.lruNext = cpu.lruHead;
-        if (cpu.lruHead != null) {
-            cpu.lruHead.lruPrev = p;
+        if (cpu.lruHead >= 0) {
+            tasks[cpu.lruHead].lruPrev = p.id;
         } else {
-            cpu.lruTail = p;
+            cpu.lruTail = p.id;
         }
-        cpu.lruHead = p;
+        cpu.lruHead = p.id;
         p.onLru = true;
     }
 
@@ -733,19 +733,37 @@ final class Simulation {
         if (!p.onLru) {
             return;
         }
-        if (p.lruPrev != null) {
-            p.lruPrev.lruNext = p.lruNext;
+        if (p.lruPrev >= 0) {
+            tasks[p.lruPrev].lruNext = p.lruNext;
         } else {
             cpu.lruHead = p.lruNext;
         }
-        if (p.lruNext != null) {
-            p.lruNext.lruPrev = p.lruPrev;
+        if (p.lruNext >= 0) {
+            tasks[p.lruNext].lruPrev = p.lruPrev;
         } else {
             cpu.lruTail = p.lruPrev;
         }
-        p.lruPrev = null;
-        p.lruNext = null;
+        p.lruPrev = -1;
+        p.lruNext = -1;
         p.onLru = false;
+    }
+
+    /** list_move(&p->se.group_node, &rq->cfs_tasks): to the head (nothing to do when it is there). */
+    private void lruMoveToHead(Cpu cpu, Task p) {
+        if (cpu.lruHead == p.id) {
+            return;
+        }
+        lruRemove(cpu, p);
+        lruAddHead(cpu, p);
+    }
+
+    /** rq->cfs_tasks, least recently run first (detach_tasks() walks it from the tail). */
+    Task lruTail(Cpu cpu) {
+        return cpu.lruTail < 0 ? null : tasks[cpu.lruTail];
+    }
+
+    Task lruPrev(Task p) {
+        return p.lruPrev < 0 ? null : tasks[p.lruPrev];
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -1000,8 +1018,12 @@ final class Simulation {
         updateTaskPelt(p);
         lruAddHead(cpu, p);
         Entity se = p.se;
-        se.cfsRq = p.group.rq[cpuId];
-        se.parent = p.group.isRoot() ? null : p.group.se[cpuId];
+        // (stored only when they change: a reference store costs a garbage-collector write barrier)
+        CfsRq rq = p.group.rq[cpuId];
+        if (se.cfsRq != rq) {
+            se.cfsRq = rq;
+            se.parent = p.group.isRoot() ? null : p.group.se[cpuId];
+        }
         p.cpu = cpuId;
         for (; se != null; se = se.parent) {
             if (se.onRq) {

@@ -56,8 +56,9 @@ final class Task {
     /** When it last stopped running (se.exec_start for task_hot()). */
     long lastRanNs = Long.MIN_VALUE / 2;
     /** rq->cfs_tasks: most recently run at the head. */
-    Task lruPrev;
-    Task lruNext;
+    /** Task ids, -1 = none. */
+    int lruPrev = -1;
+    int lruNext = -1;
     boolean onLru;
     /** Cache model: the CPU whose caches hold its data, and that CPU's touch counter when it left. */
     int cacheCpu = -1;
