@@ -623,7 +623,7 @@ final class LoadBalancer {
             }
             long v;
             if (type == MIGRATE_LOAD) {
-                v = rq.pelt.loadAvg;
+                v = rq.pelt.loadAvg();
                 if (nr == 1 && v > imbalance) {
                     continue;
                 }
@@ -631,7 +631,7 @@ final class LoadBalancer {
                 if (nr <= 1) {
                     continue;
                 }
-                v = rq.pelt.utilAvg;
+                v = rq.pelt.utilAvg();
             } else {
                 v = nr;
             }
@@ -738,7 +738,7 @@ final class LoadBalancer {
                         imbalance -= load;
                     }
                 } else if (type == MIGRATE_UTIL) {
-                    long util = p.pelt.utilAvg;
+                    long util = p.pelt.utilAvg();
                     if (util > imbalance) {
                         take = false;
                     } else {

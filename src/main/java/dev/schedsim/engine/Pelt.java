@@ -32,9 +32,23 @@ final class Pelt {
     long runnableSum;
     long utilSum;
     int periodContrib;
-    long loadAvg;
-    long runnableAvg;
-    long utilAvg;
+
+    /*
+     * The averages are the sums over get_pelt_divider(), the kernel's ___update_load_avg(); computed when read
+     * (a task's are read far less often than they are updated), which gives the same values: the sums and the
+     * divider change only together.
+     */
+    long loadAvg() {
+        return loadSum / (PELT_MIN_DIVIDER + periodContrib);
+    }
+
+    long runnableAvg() {
+        return runnableSum / (PELT_MIN_DIVIDER + periodContrib);
+    }
+
+    long utilAvg() {
+        return utilSum / (PELT_MIN_DIVIDER + periodContrib);
+    }
 
     /** decay_load(): val · y^n. */
     static long decayLoad(long val, long n) {
@@ -100,9 +114,5 @@ final class Pelt {
         if (running) {
             utilSum += contrib << SCHED_CAPACITY_SHIFT;
         }
-        long divider = PELT_MIN_DIVIDER + periodContrib;
-        loadAvg = loadSum / divider;
-        runnableAvg = runnableSum / divider;
-        utilAvg = utilSum / divider;
     }
 }

@@ -413,11 +413,11 @@ final class Placement {
         Cpu prevRq = sim.cpus[prev];
         sim.updateCpuPelt(thisRq);
         sim.updateCpuPelt(prevRq);
-        long taskLoad = p.pelt.loadAvg;
-        long thisEff = thisRq.pelt.loadAvg;
+        long taskLoad = p.pelt.loadAvg();
+        long thisEff = thisRq.pelt.loadAvg();
         if (sync) {
             Task waker = thisRq.curr;
-            long current = waker == null ? 0 : waker.pelt.loadAvg;
+            long current = waker == null ? 0 : waker.pelt.loadAvg();
             if (current > thisEff) {
                 return thisCpu;
             }
@@ -425,7 +425,7 @@ final class Placement {
         }
         thisEff += taskLoad;
         thisEff *= 100;
-        long prevEff = Math.max(0, prevRq.pelt.loadAvg - taskLoad);
+        long prevEff = Math.max(0, prevRq.pelt.loadAvg() - taskLoad);
         prevEff *= 100 + (imbalancePct - 100) / 2;
         if (sync) {
             prevEff += 1;

@@ -654,9 +654,9 @@ final class Simulation {
     void updateCpuPelt(Cpu cpu) {
         Pelt pelt = cpu.pelt;
         pelt.update(now, cpu.root.load, cpu.root.hNrRunning, cpu.busy);
-        balancer.cpuLoad[cpu.id] = pelt.loadAvg;
-        balancer.cpuUtil[cpu.id] = pelt.utilAvg;
-        balancer.cpuRunnable[cpu.id] = pelt.runnableAvg;
+        balancer.cpuLoad[cpu.id] = pelt.loadAvg();
+        balancer.cpuUtil[cpu.id] = pelt.utilAvg();
+        balancer.cpuRunnable[cpu.id] = pelt.runnableAvg();
     }
 
     /** update_load_avg() of a task entity. */
@@ -853,10 +853,11 @@ final class Simulation {
      * because no group has a quota (seed 001 patch 1), else the hardware model's bandwidthHookNs.
      */
     private void bandwidthHooks(Cpu cpu, int levels) {
-        if (staticKey && !bandwidth.used) {
-            return;
-        }
-        chargeOverhead(cpu, hw.bandwidthHookNs() * levels);
+        chargeOverhead(cpu, bandwidthHooksNs(levels));
+    }
+
+    private long bandwidthHooksNs(int levels) {
+        return staticKey && !bandwidth.used ? 0 : hw.bandwidthHookNs() * levels;
     }
 
     // ------------------------------------------------------------------------------------------------
@@ -878,9 +879,9 @@ final class Simulation {
             g.usageNs += delta;
             recorder.add(recorder.usageNs[g.index], now - delta, now);
         }
-        // update_curr() itself runs once per level of the hierarchy.
-        chargeOverhead(cpu, hw.updateCurrNs() * (p.group.depth + 1));
-        bandwidthHooks(cpu, p.group.depth + 1);
+        // update_curr() itself runs once per level of the hierarchy, and so do the bandwidth hooks.
+        int levels = p.group.depth + 1;
+        chargeOverhead(cpu, hw.updateCurrNs() * levels + bandwidthHooksNs(levels));
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             se.sumExec += delta;

@@ -30,6 +30,8 @@ final class WorkloadRun {
 
     final int index;
     final WorkloadSpec spec;
+    /** spec.type(), read on every step. */
+    private final dev.schedsim.engine.workload.WorkloadType type;
     final Task[] tasks;
     final Histogram latency = new Histogram(3);
     final boolean finite;
@@ -59,6 +61,7 @@ final class WorkloadRun {
     WorkloadRun(int index, WorkloadSpec spec, int threads) {
         this.index = index;
         this.spec = spec;
+        this.type = spec.type();
         this.tasks = new Task[threads];
         this.live = threads;
         this.footprintKb = spec.footprintKb();
@@ -169,7 +172,7 @@ final class WorkloadRun {
     }
 
     private int step(Simulation sim, Task t) {
-        switch (spec.type()) {
+        switch (type) {
             case CPU_BOUND:
                 if (t.pc == 0) {
                     t.pc = 1;
