@@ -79,12 +79,12 @@ final class Pelt {
 
     /**
      * ___update_load_sum() + ___update_load_avg(): advance to {@code now} with the signal as it was since
-     * the last update.
+     * the last update. Returns false when less than a 1024 ns unit has passed (nothing changed).
      */
-    void update(long now, long load, long runnable, boolean running) {
+    boolean update(long now, long load, long runnable, boolean running) {
         long delta = (now - lastUpdate) >> 10;
         if (delta <= 0) {
-            return;
+            return false;
         }
         lastUpdate += delta << 10;
         if (load == 0) {
@@ -114,5 +114,6 @@ final class Pelt {
         if (running) {
             utilSum += contrib << SCHED_CAPACITY_SHIFT;
         }
+        return true;
     }
 }

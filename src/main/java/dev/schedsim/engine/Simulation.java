@@ -653,7 +653,9 @@ final class Simulation {
     /** update_load_avg() of the root cfs_rq: integrate its signal up to now before it changes. */
     void updateCpuPelt(Cpu cpu) {
         Pelt pelt = cpu.pelt;
-        pelt.update(now, cpu.root.load, cpu.root.hNrRunning, cpu.busy);
+        if (!pelt.update(now, cpu.root.load, cpu.root.hNrRunning, cpu.busy)) {
+            return; // (the averages are what they were)
+        }
         balancer.cpuLoad[cpu.id] = pelt.loadAvg();
         balancer.cpuUtil[cpu.id] = pelt.utilAvg();
         balancer.cpuRunnable[cpu.id] = pelt.runnableAvg();
