@@ -314,13 +314,14 @@ final class Simulation {
             return;
         }
         cpu.needResched = true;
-        resched[(reschedHead + reschedSize++) % ncpu] = cpu.id;
+        int tail = reschedHead + reschedSize++;
+        resched[tail >= ncpu ? tail - ncpu : tail] = cpu.id;
     }
 
     private void processResched() {
         while (reschedSize > 0) {
             int c = resched[reschedHead];
-            reschedHead = (reschedHead + 1) % ncpu;
+            reschedHead = reschedHead + 1 == ncpu ? 0 : reschedHead + 1;
             reschedSize--;
             Cpu cpu = cpus[c];
             cpu.needResched = false;
@@ -628,7 +629,8 @@ final class Simulation {
             return;
         }
         long rem = Math.max(0, p.remainingWork);
-        long dt = ((rem << 10) + cpu.rate - 1) / cpu.rate + cpu.overheadDebt;
+        // (at the full rate the division is exact: no divide on the common path)
+        long dt = (cpu.rate == 1024 ? rem : ((rem << 10) + cpu.rate - 1) / cpu.rate) + cpu.overheadDebt;
         queue.arm(slotRunEnd + cpu.id, now + dt, PRIO_RUN_END);
     }
 
