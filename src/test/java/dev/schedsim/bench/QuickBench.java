@@ -4,28 +4,54 @@ import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.EngineSpec;
 import dev.schedsim.engine.Report;
 import dev.schedsim.engine.RunControl;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 
 /**
- * A plain command-line timing of the mixed benchmark, for quick looks while developing (JMH is the
- * reference): prints events per second and simulated seconds per wall second per run.
+ * A plain command-line timing of the engine benchmarks, for quick looks and for {@code scripts/bench-compare.sh}
+ * (JMH is the reference): prints events per second and simulated seconds per second of each run.
+ *
+ * <p>Timed on the thread's CPU time when the JVM measures it (else wall time): on a shared machine the wall
+ * clock also counts the time the OS gave other processes, which moves a single run by ±20 %.
  */
 public final class QuickBench {
     private QuickBench() {
     }
 
-    /** usage: QuickBench [RUNS [PRESET THREADS DURATION_US]] — default the 64-CPU, 256-thread mix. */
+    /**
+     * usage: QuickBench [RUNS [CASE | PRESET THREADS DURATION_US]] — CASE: {@code mix} (default: 64 CPUs, 256
+     * threads, 2 s), {@code epyc64Groups} (the speed issue's 256-CPU case, 1 s) or {@code validation} (four150,
+     * 3 s); or the mix scaled to a topology preset.
+     */
     public static void main(String[] args) {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        EngineSpec spec = args.length > 3
-                ? BenchSpecs.mixed(dev.schedsim.engine.topology.TopologyPresets.byName(args[1]).spec(),
-                        Integer.parseInt(args[2]), Long.parseLong(args[3]))
-                : BenchSpecs.mixed64(2_000_000);
+        EngineSpec spec = spec(args);
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        boolean cpuTime = mx.isCurrentThreadCpuTimeSupported();
         for (int i = 0; i < runs; i++) {
-            long t0 = System.nanoTime();
+            long t0 = cpuTime ? mx.getCurrentThreadCpuTime() : System.nanoTime();
             Report r = Engine.run(spec, 42, Long.MAX_VALUE, RunControl.NONE);
-            double s = (System.nanoTime() - t0) / 1e9;
-            System.out.printf("run %d: %d events in %.3f s = %.2f M events/s, %.2f simulated s per wall s%n", i,
-                    r.events(), s, r.events() / s / 1e6, r.simulatedUs() / 1e6 / s);
+            double s = ((cpuTime ? mx.getCurrentThreadCpuTime() : System.nanoTime()) - t0) / 1e9;
+            System.out.printf("run %d: %d events in %.3f s = %.2f M events/s, %.2f simulated s per %s s%n", i,
+                    r.events(), s, r.events() / s / 1e6, r.simulatedUs() / 1e6 / s, cpuTime ? "CPU" : "wall");
+        }
+    }
+
+    private static EngineSpec spec(String[] args) {
+        if (args.length > 3) {
+            return BenchSpecs.mixed(dev.schedsim.engine.topology.TopologyPresets.byName(args[1]).spec(),
+                    Integer.parseInt(args[2]), Long.parseLong(args[3]));
+        }
+        String name = args.length > 1 ? args[1] : "mix";
+        switch (name) {
+            case "mix":
+                return BenchSpecs.mixed64(2_000_000);
+            case "epyc64Groups":
+                return BenchSpecs.epyc64Groups(1_000_000);
+            case "validation":
+                return BenchSpecs.validationFour150();
+            default:
+                throw new IllegalArgumentException("unknown case " + name + " (mix, epyc64Groups, validation)");
         }
     }
 }
