@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Are two revisions' engine results byte-identical? Builds each revision's engine with javac (no Spring needed)
+# and the newer revision's ReportFingerprint driver, runs it on both and compares the SHA-256 of their reports
+# (7 presets × every kernel profile with every workload type, the benchmark specs, long run queues).
+# usage: scripts/fingerprint-compare.sh OLD_REV [NEW_REV (default: the work tree)]
+#   exit status 0 when identical, 1 when not (then the per-spec digests that differ are printed).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+old=$1 new=${2:-WORKTREE}
+hdr=$(find "${MAVEN_USER_HOME:-$HOME/.m2}/repository/org/hdrhistogram/HdrHistogram" -name 'HdrHistogram-*.jar' | sort | tail -n1)
+[ -n "$hdr" ] || { echo "HdrHistogram jar not found: run ./mvnw -q dependency:resolve first" >&2; exit 2; }
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+extract() { # rev dir
+  mkdir -p "$2"
+  if [ "$1" = WORKTREE ]; then
+    cp -r "$root/src" "$2/"
+  else
+    git -C "$root" archive "$1" src | tar -x -C "$2"
+  fi
+}
+extract "$new" "$work/new-src"
+[ "$old" = "$new" ] || extract "$old" "$work/old-src"
+for v in old new; do
+  src="$work/$v-src"; [ -d "$src" ] || src="$work/new-src"
+  find "$src/src/main/java/dev/schedsim/engine" -name '*.java' > "$work/$v.files"
+  for f in BenchSpecs ReportFingerprint; do
+    echo "$work/new-src/src/test/java/dev/schedsim/bench/$f.java" >> "$work/$v.files"
+  done
+  mkdir -p "$work/$v"
+  javac -nowarn -proc:none -d "$work/$v" -cp "$hdr" @"$work/$v.files"
+  java -cp "$work/$v:$hdr" dev.schedsim.bench.ReportFingerprint -v > "$work/$v.out" &
+done
+wait
+echo "old=$old $(tail -n1 "$work/old.out")"
+echo "new=$new $(tail -n1 "$work/new.out")"
+if cmp -s "$work/old.out" "$work/new.out"; then
+  echo "identical"
+else
+  echo "DIFFERENT:"; diff "$work/old.out" "$work/new.out" | grep '^[<>]' | head -20
+  exit 1
+fi
