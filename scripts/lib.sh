@@ -27,7 +27,7 @@ free_port() {
 await_up() {
   local port=$1 limit=$2 pid=${3:-}
   for _ in $(seq 1 $((limit * 4))); do
-    if curl -fsS "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"UP"'; then
+    if grep -q '"UP"' <<<"$(curl -fsS "http://127.0.0.1:$port/actuator/health" 2>/dev/null)"; then
       return 0
     fi
     if [[ -n "$pid" ]] && ! kill -0 "$pid" 2>/dev/null; then

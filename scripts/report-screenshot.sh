@@ -44,7 +44,9 @@ for _ in $(seq 1 600); do
 done
 [ "$STATUS" = SUCCEEDED ] || { echo "simulation $ID ended $STATUS" >&2; exit 1; }
 URL="$BASE/api/v1/simulations/$ID/report"
-curl -fs "$URL" | grep -q "<svg" || { echo "the HTML report has no plot" >&2; exit 1; }
+# (read the page whole first: with pipefail, grep -q closing the pipe early makes curl fail with SIGPIPE)
+PAGE=$(curl -fs "$URL") || { echo "could not read the report $URL" >&2; exit 1; }
+grep -q "<svg" <<<"$PAGE" || { echo "the HTML report has no plot" >&2; exit 1; }
 
 mkdir -p target
 rm -f "$OUT"
