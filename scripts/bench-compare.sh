@@ -10,24 +10,16 @@
 #   compiled the engine (a 2 s mix is ~0.2 M events: the first runs mostly measure the compiler). Runs are
 #   timed on the thread's CPU time. Prints both medians, new/old and each round's ratio.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
 old=$1 new=${2:-WORKTREE} rounds=${3:-5}
 shift $(( $# < 3 ? $# : 3 )); machine=("$@")
-hdr=$(find "${MAVEN_USER_HOME:-$HOME/.m2}/repository/org/hdrhistogram/HdrHistogram" -name 'HdrHistogram-*.jar' | sort | tail -n1)
-[ -n "$hdr" ] || { echo "HdrHistogram jar not found: run ./mvnw -q dependency:resolve first" >&2; exit 2; }
+hdr=$(hdr_jar)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-extract() { # rev dir
-  mkdir -p "$2"
-  if [ "$1" = WORKTREE ]; then
-    cp -r "$root/src" "$2/"
-  else
-    git -C "$root" archive "$1" src | tar -x -C "$2"
-  fi
-}
-extract "$new" "$work/new-src"
+extract_src "$new" "$work/new-src"
 build() { # rev dir
   local src="$work/$2-src"
-  [ -d "$src" ] || extract "$1" "$src"
+  [ -d "$src" ] || extract_src "$1" "$src"
   find "$src/src/main/java/dev/schedsim/engine" -name '*.java' > "$work/$2.files"
   echo "$work/new-src/src/test/java/dev/schedsim/bench/BenchSpecs.java" >> "$work/$2.files"
   echo "$work/new-src/src/test/java/dev/schedsim/bench/QuickBench.java" >> "$work/$2.files"

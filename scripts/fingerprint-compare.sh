@@ -5,21 +5,13 @@
 # usage: scripts/fingerprint-compare.sh OLD_REV [NEW_REV (default: the work tree)]
 #   exit status 0 when identical, 1 when not (then the per-spec digests that differ are printed).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
 old=$1 new=${2:-WORKTREE}
-hdr=$(find "${MAVEN_USER_HOME:-$HOME/.m2}/repository/org/hdrhistogram/HdrHistogram" -name 'HdrHistogram-*.jar' | sort | tail -n1)
-[ -n "$hdr" ] || { echo "HdrHistogram jar not found: run ./mvnw -q dependency:resolve first" >&2; exit 2; }
+hdr=$(hdr_jar)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-extract() { # rev dir
-  mkdir -p "$2"
-  if [ "$1" = WORKTREE ]; then
-    cp -r "$root/src" "$2/"
-  else
-    git -C "$root" archive "$1" src | tar -x -C "$2"
-  fi
-}
-extract "$new" "$work/new-src"
-[ "$old" = "$new" ] || extract "$old" "$work/old-src"
+extract_src "$new" "$work/new-src"
+[ "$old" = "$new" ] || extract_src "$old" "$work/old-src"
 for v in old new; do
   src="$work/$v-src"; [ -d "$src" ] || src="$work/new-src"
   find "$src/src/main/java/dev/schedsim/engine" -name '*.java' > "$work/$v.files"

@@ -73,3 +73,22 @@ submit_one() {
   rm -f "$out"
   return 1
 }
+
+# The HdrHistogram jar from the local Maven repository (the engine's only dependency), for javac-built engines.
+hdr_jar() {
+  local hdr
+  hdr=$(find "${MAVEN_USER_HOME:-$HOME/.m2}/repository/org/hdrhistogram/HdrHistogram" -name 'HdrHistogram-*.jar' 2>/dev/null \
+    | sort | tail -n1)
+  [[ -n "$hdr" ]] || { echo "HdrHistogram jar not found: run ./mvnw -q dependency:resolve first" >&2; return 2; }
+  echo "$hdr"
+}
+
+# Copies a revision's src/ into DIR/src (REV = WORKTREE: the work tree's). usage: extract_src REV DIR
+extract_src() {
+  mkdir -p "$2"
+  if [[ "$1" = WORKTREE ]]; then
+    cp -r src "$2/"
+  else
+    git archive "$1" src | tar -x -C "$2"
+  fi
+}
