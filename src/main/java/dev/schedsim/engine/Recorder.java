@@ -34,25 +34,10 @@ final class Recorder {
         this.tracing = tracing;
     }
 
-    /** The bucket of the last interval added, [lastStart, lastEnd): most intervals fall in it (no division). */
-    private int lastBucket;
-    private long lastStart;
-    private long lastEnd;
-
     /** Adds [from, to) to a series, split over the buckets it spans. */
     void add(double[] series, long from, long to) {
         if (to <= from) {
             return;
-        }
-        if (from >= lastStart && to <= lastEnd) {
-            series[lastBucket] += to - from;
-            return;
-        }
-        long last = (to - 1) / bucketNs;
-        if (last < buckets) {
-            lastBucket = (int) last;
-            lastStart = last * bucketNs;
-            lastEnd = lastStart + bucketNs;
         }
         int i = (int) Math.min(buckets - 1, from / bucketNs);
         long t = from;

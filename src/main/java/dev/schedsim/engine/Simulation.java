@@ -314,14 +314,13 @@ final class Simulation {
             return;
         }
         cpu.needResched = true;
-        int tail = reschedHead + reschedSize++;
-        resched[tail >= ncpu ? tail - ncpu : tail] = cpu.id;
+        resched[(reschedHead + reschedSize++) % ncpu] = cpu.id;
     }
 
     private void processResched() {
         while (reschedSize > 0) {
             int c = resched[reschedHead];
-            reschedHead = reschedHead + 1 == ncpu ? 0 : reschedHead + 1;
+            reschedHead = (reschedHead + 1) % ncpu;
             reschedSize--;
             Cpu cpu = cpus[c];
             cpu.needResched = false;
@@ -629,8 +628,7 @@ final class Simulation {
             return;
         }
         long rem = Math.max(0, p.remainingWork);
-        // (at the full rate the division is exact: no divide on the common path)
-        long dt = (cpu.rate == 1024 ? rem : ((rem << 10) + cpu.rate - 1) / cpu.rate) + cpu.overheadDebt;
+        long dt = ((rem << 10) + cpu.rate - 1) / cpu.rate + cpu.overheadDebt;
         queue.arm(slotRunEnd + cpu.id, now + dt, PRIO_RUN_END);
     }
 
