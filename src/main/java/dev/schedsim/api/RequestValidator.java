@@ -59,8 +59,9 @@ class RequestValidator implements SimulationPlanner {
 
     /**
      * Plans of recently planned requests, by their accepted JSON: a submission plans its request to count its
-     * runs and each of its runs plans it again on a worker; the plan is a pure function of the JSON (and of a
-     * saved topology, which a plan made seconds earlier already resolved).
+     * runs and each of its runs plans it again on a worker; the plan is a pure function of the JSON and of the
+     * saved topologies it names, which cannot change once saved (no update or delete), so a cached plan never
+     * goes stale.
      */
     private final java.util.Map<String, SimulationPlan> recentPlans = new java.util.LinkedHashMap<>(64, 0.75f, true) {
         @Override

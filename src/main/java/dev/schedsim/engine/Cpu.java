@@ -28,8 +28,10 @@ final class Cpu {
     long sliceStart;
     /** PELT of the root cfs_rq: load (its load.weight), runnable (h_nr_running), util (running). */
     final Pelt pelt = new Pelt();
-    /** rq->cfs_tasks list ends. */
-    /** (task ids, -1 = none: int links keep the garbage collector's write barrier off this hot list) */
+    /**
+     * rq->cfs_tasks list ends, as task ids, -1 = none (int links keep the garbage collector's write barrier off
+     * this hot list).
+     */
     int lruHead = -1;
     int lruTail = -1;
     /** Cache model: KiB of footprint switched in here so far. */

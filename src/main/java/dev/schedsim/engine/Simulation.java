@@ -696,16 +696,6 @@ final class Simulation {
         return cost;
     }
 
-    /** Percentiles (µs) of a histogram of ns. */
-    private static Report.Latency latency(org.HdrHistogram.Histogram h) {
-        if (h.getTotalCount() == 0) {
-            return new Report.Latency(0, 0, 0, 0, 0, 0);
-        }
-        return new Report.Latency(h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
-                h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0,
-                h.getTotalCount());
-    }
-
     /** A cfs_rq stays on the leaf list this long after it last had tasks (its PELT has decayed away). */
     static final long LEAF_RETENTION_NS = 345_000_000L;
 
@@ -1485,6 +1475,16 @@ final class Simulation {
                 round3(100.0 * balancer.serializeNs / ((double) span * ncpu)), costs);
         return new Report(now / 1000, events, cg, wl, cr, sr, recorder.timeSeries(groups, now),
                 spec.trace() ? new Report.Trace(recorder.events, recorder.truncated) : null);
+    }
+
+    /** Percentiles (µs) of a histogram of ns. */
+    private static Report.Latency latency(org.HdrHistogram.Histogram h) {
+        if (h.getTotalCount() == 0) {
+            return new Report.Latency(0, 0, 0, 0, 0, 0);
+        }
+        return new Report.Latency(h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
+                h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0,
+                h.getTotalCount());
     }
 
     private static double round3(double v) {

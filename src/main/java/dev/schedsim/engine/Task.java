@@ -55,8 +55,7 @@ final class Task {
     final Pelt pelt = new Pelt();
     /** When it last stopped running (se.exec_start for task_hot()). */
     long lastRanNs = Long.MIN_VALUE / 2;
-    /** rq->cfs_tasks: most recently run at the head. */
-    /** Task ids, -1 = none. */
+    /** rq->cfs_tasks links (most recently run at the head), as task ids, -1 = none. */
     int lruPrev = -1;
     int lruNext = -1;
     boolean onLru;

@@ -172,17 +172,17 @@ class EventQueueTests {
     @Test
     void matchesAReferenceQueueOverRandomOperations() {
         // Few distinct times and priorities, so ties on time and priority are common.
-        matchesReference(20, 1);
+        matchesReference(false);
     }
 
     @Test
     void matchesAReferenceQueueWithTimesSpreadOverEveryLevel() {
         // Times from 1 ns to 2^50 ns ahead, so timers sit on many levels of the radix heap and move down
         // through them; a few are armed before the last time taken out (the queue starts its buckets over).
-        matchesReference(1L << 50, 2);
+        matchesReference(true);
     }
 
-    private static void matchesReference(long spread, int mode) {
+    private static void matchesReference(boolean spread) {
         for (long seed = 1; seed <= 20; seed++) {
             SplittableRandom rnd = new SplittableRandom(seed);
             int slots = 1 + rnd.nextInt(64);
@@ -194,8 +194,8 @@ class EventQueueTests {
                 int slot = rnd.nextInt(slots);
                 String where = "seed " + seed + " op " + op;
                 if (kind < 5) {
-                    long ahead = mode == 1 ? rnd.nextLong(spread) : rnd.nextLong(1L << rnd.nextInt(51));
-                    long time = mode == 2 && rnd.nextInt(50) == 0 ? Math.max(0, now - rnd.nextInt(1000)) : now + ahead;
+                    long ahead = spread ? rnd.nextLong(1L << rnd.nextInt(51)) : rnd.nextInt(20);
+                    long time = spread && rnd.nextInt(50) == 0 ? Math.max(0, now - rnd.nextInt(1000)) : now + ahead;
                     int prio = rnd.nextInt(3);
                     q.arm(slot, time, prio);
                     ref.arm(slot, time, prio);
