@@ -2,8 +2,11 @@ package dev.schedsim.engine;
 
 /**
  * A {@code struct cfs_rq}: one task group's run queue on one CPU, with the bandwidth fields of
- * kernel-facts §1.1. Queued entities (curr included, as EEVDF keeps curr on_rq) are kept in a small array;
- * run queues hold few entities in practice, and the picks scan it.
+ * kernel-facts §1.1. A short queue keeps its entities (curr included, as EEVDF keeps curr on_rq) in an array
+ * in enqueue order, which the picks scan: run queues hold few entities in practice, and a scan of a few is
+ * cheaper than a tree. A queue that grows to {@link #TREE_AT} entities moves them into a {@link Timeline}
+ * (the kernel's {@code tasks_timeline}, curr kept out of it as {@code set_next_entity()} does) and goes back to
+ * the array when it falls under {@link #ARRAY_AT}. Both give the same answers: ties break by enqueue order.
  */
 final class CfsRq {
     final TaskGroup tg;
@@ -13,7 +16,13 @@ final class CfsRq {
     /** The parent group's queue on this CPU; null for the root. */
     final CfsRq parent;
 
+    /** Array mode: the queued entities, curr included, in enqueue order (empty in tree mode). */
     Entity[] queue = new Entity[4];
+    /** Tree mode: the root of the {@link Timeline} of the queued entities other than curr (null if none). */
+    Entity timeline;
+    boolean treeMode;
+    /** The enqueue order given to the next entity added ({@link Entity#seq}). */
+    private long nextSeq;
     /** nr_queued (nr_running before 6.x): entities on this queue, curr included. */
     int nr;
     Entity curr;
@@ -56,6 +65,10 @@ final class CfsRq {
     Task[] limbo = new Task[2];
     int nLimbo;
 
+    /** A queue this long moves into the tree; one in tree mode this short goes back to the array. */
+    static final int TREE_AT = 32;
+    static final int ARRAY_AT = 16;
+
     CfsRq(TaskGroup tg, int cpu, CfsRq parent) {
         this.tg = tg;
         this.cpu = cpu;
@@ -64,6 +77,10 @@ final class CfsRq {
 
     /** The smallest vruntime of a queued entity (curr included); only when {@code nr > 0}. */
     long minQueuedVruntime() {
+        if (treeMode) {
+            long min = timeline == null ? Long.MAX_VALUE : timeline.tmin.vruntime;
+            return curr != null && curr.onRq ? Math.min(min, curr.vruntime) : min;
+        }
         if (otherStale) {
             long min = Long.MAX_VALUE;
             for (int i = 0; i < nr; i++) {
@@ -78,10 +95,33 @@ final class CfsRq {
         return curr != null && curr.onRq ? Math.min(minOther, curr.vruntime) : minOther;
     }
 
-    /** A queued entity's vruntime is about to change from {@code old}. */
-    void vruntimeChanging(Entity e, long old) {
-        if (e != curr && old == minOther) {
+    /**
+     * A queued entity's vruntime or deadline is about to change (update_curr, reweight_entity): out of the tree
+     * until {@link #keyChanged} puts it back, or (array mode) the cached minimum is dropped if it held it.
+     */
+    void keyChanging(Entity e) {
+        if (treeMode) {
+            if (e.inTree) {
+                timeline = Timeline.delete(timeline, e);
+                e.inTree = false;
+            }
+            return;
+        }
+        if (e != curr && e.vruntime == minOther) {
             otherStale = true;
+        }
+    }
+
+    /** The queued entity {@link #keyChanging} was told about has its new vruntime and deadline. */
+    void keyChanged(Entity e) {
+        if (e == curr) {
+            return;
+        }
+        if (treeMode) {
+            link(e);
+        } else if (e.vruntime < minOther) {
+            // (reweight_entity() can move an entity back, below the others' minimum)
+            minOther = e.vruntime;
         }
     }
 
@@ -92,6 +132,17 @@ final class CfsRq {
             return;
         }
         curr = e;
+        if (treeMode) {
+            // set_next_entity() / put_prev_entity(): curr is kept out of the tree.
+            if (old != null && old.onRq) {
+                link(old);
+            }
+            if (e != null && e.inTree) {
+                timeline = Timeline.delete(timeline, e);
+                e.inTree = false;
+            }
+            return;
+        }
         if (old != null && old.onRq && old.vruntime < minOther) {
             minOther = old.vruntime;
         }
@@ -101,20 +152,42 @@ final class CfsRq {
     }
 
     void add(Entity e) {
+        e.seq = nextSeq++;
+        sumWv += e.weight * (e.vruntime - minVruntime);
+        if (treeMode) {
+            nr++;
+            if (e != curr) {
+                link(e);
+            }
+            return;
+        }
         if (e.vruntime < minOther) {
             minOther = e.vruntime;
         }
-        sumWv += e.weight * (e.vruntime - minVruntime);
         if (nr == queue.length) {
             queue = java.util.Arrays.copyOf(queue, nr * 2);
         }
         e.index = nr;
         queue[nr++] = e;
+        if (nr >= TREE_AT) {
+            toTree();
+        }
     }
 
     void remove(Entity e) {
-        vruntimeChanging(e, e.vruntime);
         sumWv -= e.weight * (e.vruntime - minVruntime);
+        if (treeMode) {
+            if (e.inTree) {
+                timeline = Timeline.delete(timeline, e);
+                e.inTree = false;
+            }
+            nr--;
+            if (nr < ARRAY_AT) {
+                toArray(e);
+            }
+            return;
+        }
+        keyChanging(e);
         // Keep insertion order (deterministic scans): shift down.
         int i = e.index;
         System.arraycopy(queue, i + 1, queue, i, nr - i - 1);
@@ -123,6 +196,51 @@ final class CfsRq {
             queue[k].index = k;
         }
         e.index = -1;
+    }
+
+    private void link(Entity e) {
+        e.tprio = Timeline.priority(e.seq);
+        timeline = Timeline.insert(timeline, e);
+        e.inTree = true;
+    }
+
+    /** The array's entities other than curr into the tree. */
+    private void toTree() {
+        for (int i = 0; i < nr; i++) {
+            Entity e = queue[i];
+            queue[i] = null;
+            e.index = -1;
+            if (e != curr) {
+                link(e);
+            }
+        }
+        treeMode = true;
+    }
+
+    /** The tree's entities, and curr unless it is the one leaving ({@code gone}), back into the array. */
+    private void toArray(Entity gone) {
+        if (queue.length < nr) {
+            queue = new Entity[Math.max(4, Integer.highestOneBit(nr) * 2)];
+        }
+        int k = Timeline.collect(timeline, queue, 0);
+        if (curr != null && curr != gone && curr.onRq) {
+            queue[k++] = curr;
+        }
+        if (k != nr) {
+            throw new IllegalStateException("run queue holds " + k + " entities, counts " + nr);
+        }
+        java.util.Arrays.sort(queue, 0, k, (a, b) -> Long.compare(a.seq, b.seq));
+        for (int i = 0; i < k; i++) {
+            Entity x = queue[i];
+            x.index = i;
+            x.inTree = false;
+            x.tl = null;
+            x.tr = null;
+            x.tmin = null;
+        }
+        timeline = null;
+        treeMode = false;
+        otherStale = true;
     }
 
     void park(Task t) {

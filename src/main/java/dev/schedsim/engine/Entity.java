@@ -21,8 +21,16 @@ final class Entity {
     long vlag;
     long slice;
     boolean onRq;
-    /** Position in {@code cfsRq.queue} while on_rq. */
+    /** Position in {@code cfsRq.queue} while on_rq (array mode). */
     int index = -1;
+    /** Enqueue order on its cfs_rq: ties in the picks break towards the earlier enqueue. */
+    long seq;
+    /** In its cfs_rq's {@link Timeline} (tree mode, not curr): children, treap priority, subtree's least vruntime. */
+    boolean inTree;
+    Entity tl;
+    Entity tr;
+    int tprio;
+    Entity tmin;
     long sumExec;
     long prevSumExec;
     /** RUN_TO_PARITY: the deadline curr had when picked; curr is protected while its deadline is unchanged. */

@@ -61,7 +61,7 @@ final class Fair {
             return null;
         }
         Entity[] a = q.queue;
-        if (n == 1) {
+        if (n == 1) { // (a queue in tree mode holds at least ARRAY_AT)
             return a[0];
         }
         long base = q.minVruntime;
@@ -73,6 +73,14 @@ final class Fair {
         }
         if (curr != null && curr.deadline == curr.protectDeadline) {
             return curr;
+        }
+        if (q.treeMode) {
+            // __pick_eevdf(): the heap search down the deadline-sorted tree.
+            Entity best = Timeline.firstEligible(q.timeline, base, sum, w);
+            if (best == null || (curr != null && curr.deadline < best.deadline)) {
+                best = curr;
+            }
+            return best != null ? best : leftmost(q);
         }
         Entity best = null;
         Entity leftmost = null;
@@ -96,6 +104,9 @@ final class Fair {
 
     /** CFS pick_next_entity() (6.1, without buddies): the smallest vruntime, curr included. */
     static Entity pickCfs(CfsRq q) {
+        if (q.treeMode) {
+            return leftmost(q);
+        }
         Entity best = null;
         for (int i = 0; i < q.nr; i++) {
             Entity e = q.queue[i];
@@ -108,12 +119,25 @@ final class Fair {
 
     /** The leftmost entity other than curr (CFS __pick_first_entity with curr out of the tree). */
     static Entity leftmostExceptCurr(CfsRq q) {
+        if (q.treeMode) {
+            return q.timeline == null ? null : q.timeline.tmin;
+        }
         Entity best = null;
         for (int i = 0; i < q.nr; i++) {
             Entity e = q.queue[i];
             if (e != q.curr && (best == null || e.vruntime < best.vruntime)) {
                 best = e;
             }
+        }
+        return best;
+    }
+
+    /** Tree mode: the queued entity of least (vruntime, enqueue order), curr included. */
+    private static Entity leftmost(CfsRq q) {
+        Entity best = q.timeline == null ? null : q.timeline.tmin;
+        Entity curr = q.curr;
+        if (curr != null && curr.onRq && (best == null || Timeline.lowerVruntime(curr, best))) {
+            best = curr;
         }
         return best;
     }

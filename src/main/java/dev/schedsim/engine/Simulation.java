@@ -879,7 +879,7 @@ final class Simulation {
             se.sumExec += delta;
             long dv = Fair.calcDelta(delta, se.weight);
             if (se.onRq) {
-                q.vruntimeChanging(se, se.vruntime);
+                q.keyChanging(se);
                 q.sumWv += se.weight * dv;
             }
             se.vruntime += dv;
@@ -889,6 +889,9 @@ final class Simulation {
                 if (q.nr > 1) {
                     resched(cpu);
                 }
+            }
+            if (se.onRq) {
+                q.keyChanged(se);
             }
             Fair.updateMinVruntime(q);
             if (q.runtimeEnabled) {
@@ -982,9 +985,10 @@ final class Simulation {
             if (eevdf) {
                 long lag = v - se.vruntime;
                 long rel = se.deadline - se.vruntime;
-                q.vruntimeChanging(se, se.vruntime);
+                q.keyChanging(se);
                 se.vruntime = v - lag * old / w;
                 se.deadline = se.vruntime + rel * old / w;
+                q.keyChanged(se);
                 if (se.protectDeadline != Long.MIN_VALUE && q.curr == se) {
                     se.protectDeadline = se.deadline;
                 }
