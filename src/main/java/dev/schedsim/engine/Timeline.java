@@ -49,7 +49,11 @@ final class Timeline {
         n.tmin = m;
     }
 
-    /** Inserts x under root; returns the new root. */
+    /**
+     * Inserts x under root; returns the new root. The path down only takes x into its minimum; a rotation
+     * hands the subtree's minimum to the new top and recomputes the one moved down. (Links are stored only
+     * when they change: a reference store costs a garbage-collector barrier.)
+     */
     static Entity insert(Entity root, Entity x) {
         if (root == null) {
             x.tl = null;
@@ -57,26 +61,34 @@ final class Timeline {
             x.tmin = x;
             return x;
         }
+        if (lowerVruntime(x, root.tmin)) {
+            root.tmin = x;
+        }
         if (before(x, root)) {
             Entity l = insert(root.tl, x);
-            root.tl = l;
             if (l.tprio > root.tprio) {
                 root.tl = l.tr;
                 l.tr = root;
+                l.tmin = root.tmin;
                 pull(root);
-                root = l;
+                return l;
+            }
+            if (root.tl != l) {
+                root.tl = l;
             }
         } else {
             Entity r = insert(root.tr, x);
-            root.tr = r;
             if (r.tprio > root.tprio) {
                 root.tr = r.tl;
                 r.tl = root;
+                r.tmin = root.tmin;
                 pull(root);
-                root = r;
+                return r;
+            }
+            if (root.tr != r) {
+                root.tr = r;
             }
         }
-        pull(root);
         return root;
     }
 
@@ -90,11 +102,19 @@ final class Timeline {
             return m;
         }
         if (before(x, root)) {
-            root.tl = delete(root.tl, x);
+            Entity l = delete(root.tl, x);
+            if (root.tl != l) {
+                root.tl = l;
+            }
         } else {
-            root.tr = delete(root.tr, x);
+            Entity r = delete(root.tr, x);
+            if (root.tr != r) {
+                root.tr = r;
+            }
         }
-        pull(root);
+        if (root.tmin == x) {
+            pull(root);
+        }
         return root;
     }
 
