@@ -74,32 +74,24 @@ final class Fair {
         if (curr != null && curr.deadline == curr.protectDeadline) {
             return curr;
         }
+        Entity best = null;
         if (q.treeMode) {
             // __pick_eevdf(): the heap search down the deadline-sorted tree.
-            Entity best = Timeline.firstEligible(q.timeline, base, sum, w);
-            if (best == null || (curr != null && curr.deadline < best.deadline)) {
-                best = curr;
-            }
-            return best != null ? best : leftmost(q);
-        }
-        Entity best = null;
-        Entity leftmost = null;
-        for (int i = 0; i < n; i++) {
-            Entity e = a[i];
-            if (leftmost == null || e.vruntime < leftmost.vruntime) {
-                leftmost = e;
-            }
-            if (e == q.curr) {
-                continue;
-            }
-            if ((e.vruntime - base) * w <= sum && (best == null || e.deadline < best.deadline)) {
-                best = e;
+            best = Timeline.firstEligible(q.timeline, base, sum, w);
+        } else {
+            Entity qc = q.curr;
+            for (int i = 0; i < n; i++) {
+                Entity e = a[i];
+                if (e != qc && (e.vruntime - base) * w <= sum && (best == null || e.deadline < best.deadline)) {
+                    best = e;
+                }
             }
         }
         if (best == null || (curr != null && curr.deadline < best.deadline)) {
             best = curr;
         }
-        return best != null ? best : leftmost;
+        // (nothing eligible, which only rounding can cause: the leftmost)
+        return best != null ? best : pickCfs(q);
     }
 
     /** CFS pick_next_entity() (6.1, without buddies): the smallest vruntime, curr included. */
