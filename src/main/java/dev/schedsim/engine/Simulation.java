@@ -505,7 +505,7 @@ final class Simulation {
             refillCache(cpu, next);
         }
         if (next.wakeTime >= 0) {
-            next.workload.latency.recordValue(Math.max(0, now - next.wakeTime));
+            next.workload.recordLatency(Math.max(0, now - next.wakeTime));
             next.wakeTime = -1;
         }
         startSpin(cpu, next);
