@@ -101,10 +101,7 @@ final class CfsRq {
      */
     void keyChanging(Entity e) {
         if (treeMode) {
-            if (e.inTree) {
-                timeline = Timeline.delete(timeline, e);
-                e.inTree = false;
-            }
+            unlink(e);
             return;
         }
         if (e != curr && e.vruntime == minOther) {
@@ -118,7 +115,9 @@ final class CfsRq {
             return;
         }
         if (treeMode) {
-            link(e);
+            if (!e.inTree) {
+                link(e);
+            }
         } else if (e.vruntime < minOther) {
             // (reweight_entity() can move an entity back, below the others' minimum)
             minOther = e.vruntime;
@@ -137,9 +136,8 @@ final class CfsRq {
             if (old != null && old.onRq) {
                 link(old);
             }
-            if (e != null && e.inTree) {
-                timeline = Timeline.delete(timeline, e);
-                e.inTree = false;
+            if (e != null) {
+                unlink(e);
             }
             return;
         }
@@ -177,10 +175,7 @@ final class CfsRq {
     void remove(Entity e) {
         sumWv -= e.weight * (e.vruntime - minVruntime);
         if (treeMode) {
-            if (e.inTree) {
-                timeline = Timeline.delete(timeline, e);
-                e.inTree = false;
-            }
+            unlink(e);
             nr--;
             if (nr < ARRAY_AT) {
                 toArray(e);
@@ -202,6 +197,13 @@ final class CfsRq {
         e.tprio = Timeline.priority(e.seq);
         timeline = Timeline.insert(timeline, e);
         e.inTree = true;
+    }
+
+    private void unlink(Entity e) {
+        if (e.inTree) {
+            timeline = Timeline.delete(timeline, e);
+            e.inTree = false;
+        }
     }
 
     /** The array's entities other than curr into the tree. */
