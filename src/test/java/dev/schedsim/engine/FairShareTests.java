@@ -82,6 +82,49 @@ class FairShareTests {
         }
     }
 
+    /**
+     * A run queue of 48 entities (beyond CfsRq.TREE_AT, so the picks search the deadline-sorted tree): half at
+     * nice 0, half at nice 5, each task gets its weight's share of the CPU under EEVDF.
+     */
+    @org.junit.jupiter.api.Test
+    void aLongEevdfRunQueueSharesByWeight() {
+        int half = 24;
+        assertTrue(2 * half >= CfsRq.TREE_AT, "the queue must be long enough for the tree");
+        List<WorkloadSpec> w = new ArrayList<>();
+        for (int i = 0; i < half; i++) {
+            w.add(TestWorkloads.cpuBound("n0-" + i, "/", 1, 0, CPU0, 0));
+            w.add(TestWorkloads.cpuBound("n5-" + i, "/", 1, 5, CPU0, 0));
+        }
+        EngineSpec spec = Specs.spec(Specs.preset("validation-2c"), Specs.kernel("6.18"), List.of(), w, 10_000_000);
+        Report r = Specs.run(spec, 1);
+        long total = r.workloads().stream().mapToLong(Report.WorkloadReport::cpuUsec).sum();
+        double all = half * (double) (WEIGHT_NICE_0 + WEIGHT_NICE_5);
+        for (Report.WorkloadReport wr : r.workloads()) {
+            long weight = wr.name().startsWith("n0") ? WEIGHT_NICE_0 : WEIGHT_NICE_5;
+            assertShare(weight / all, (double) wr.cpuUsec() / total, wr.name());
+        }
+    }
+
+    /**
+     * CFS on a 48-entity queue (the tree's leftmost-vruntime pick): equal tasks, equal time. (Equal weights:
+     * CFS preempts at ticks, so a nice-5 task's share is quantized to whole 4 ms ticks, as in the kernel.)
+     */
+    @org.junit.jupiter.api.Test
+    void aLongCfsRunQueueSharesEqually() {
+        int n = 48;
+        assertTrue(n >= CfsRq.TREE_AT, "the queue must be long enough for the tree");
+        List<WorkloadSpec> w = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            w.add(TestWorkloads.cpuBound("t" + i, "/", 1, 0, CPU0, 0));
+        }
+        EngineSpec spec = Specs.spec(Specs.preset("validation-2c"), Specs.kernel("6.1"), List.of(), w, 20_000_000);
+        Report r = Specs.run(spec, 1);
+        long total = r.workloads().stream().mapToLong(Report.WorkloadReport::cpuUsec).sum();
+        for (Report.WorkloadReport wr : r.workloads()) {
+            assertShare(1.0 / n, (double) wr.cpuUsec() / total, wr.name());
+        }
+    }
+
     @ParameterizedTest(name = "profile {0}")
     @ValueSource(strings = {"6.18", "6.1"})
     void nestedGroupWeightsMultiplyOnOneCpu(String profile) {
