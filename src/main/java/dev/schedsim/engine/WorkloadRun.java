@@ -96,7 +96,10 @@ final class WorkloadRun {
         if (v > h.getHighestTrackableValue()) {
             Histogram g = new Histogram(1, Math.max(v, 2048) << 4, 3);
             g.setAutoResize(true);
-            g.add(h);
+            if (h.getTotalCount() > 0) {
+                // (usually the first value overflows the initial range: nothing to copy)
+                g.add(h);
+            }
             h = g;
         }
         h.recordValue(v);
