@@ -33,7 +33,7 @@ final class WorkloadRun {
     /** spec.type(), read on every step. */
     private final dev.schedsim.engine.workload.WorkloadType type;
     final Task[] tasks;
-    /** Wakeup latency (ns), grown by {@link #record}. */
+    /** Wakeup latency (ns), {@link #grown} as needed. */
     Histogram latency = new Histogram(3);
     final boolean finite;
     /** spec.footprintKb(), read at every context switch. */
@@ -82,28 +82,27 @@ final class WorkloadRun {
     }
 
     void recordLatency(long ns) {
-        latency = record(latency, ns);
+        if (ns > latency.getHighestTrackableValue()) {
+            latency = grown(latency, ns);
+        }
+        latency.recordValue(ns);
     }
 
     /**
-     * Records v, first growing the histogram to 16 times v when v is beyond its range. (HdrHistogram's own
-     * auto-resize grows one bucket per doubling of the range, each time by catching an exception and copying
-     * the counts: a run's latencies, from ns to the length of a throttle, took ~17 of those, 2.5 % of the
-     * 64-CPU benchmark.) The copy keeps the bucket layout — lowest value 1, 3 significant digits — so every
-     * percentile is the same.
+     * A copy of h that holds up to 16 times v, for a value v beyond h's range. (HdrHistogram's own auto-resize
+     * grows one bucket per doubling of the range, each time by catching an exception and copying the counts: a
+     * run's latencies, from ns to the length of a throttle, took ~17 of those, 2.5 % of the 64-CPU benchmark.)
+     * The copy keeps the bucket layout — lowest value 1, 3 significant digits — so every percentile is the same.
+     * (Callers store the histogram only when it grew: a reference store costs a garbage-collector barrier.)
      */
-    static Histogram record(Histogram h, long v) {
-        if (v > h.getHighestTrackableValue()) {
-            Histogram g = new Histogram(1, Math.max(v, 2048) << 4, 3);
-            g.setAutoResize(true);
-            if (h.getTotalCount() > 0) {
-                // (usually the first value overflows the initial range: nothing to copy)
-                g.add(h);
-            }
-            h = g;
+    static Histogram grown(Histogram h, long v) {
+        Histogram g = new Histogram(1, Math.max(v, 2048) << 4, 3);
+        g.setAutoResize(true);
+        if (h.getTotalCount() > 0) {
+            // (usually the first value overflows the initial range: nothing to copy)
+            g.add(h);
         }
-        h.recordValue(v);
-        return h;
+        return g;
     }
 
     /** Role of a task: 0 = plain / client / sender / message thread, 1 = server / receiver / worker. */
@@ -395,8 +394,11 @@ final class WorkloadRun {
                 units++;
                 t.pc = 1;
                 if (rpsMode) {
-                    requestLatency = record(requestLatency,
-                            Math.max(1_000, sim.now - t.auxLong - spec.requestUs() * 1000));
+                    long ns = Math.max(1_000, sim.now - t.auxLong - spec.requestUs() * 1000);
+                    if (ns > requestLatency.getHighestTrackableValue()) {
+                        requestLatency = grown(requestLatency, ns);
+                    }
+                    requestLatency.recordValue(ns);
                 } else if (--outstanding[m] == 0) {
                     sim.wakeTask(t.peer, t.cpu, true);
                 }
