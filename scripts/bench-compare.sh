@@ -9,6 +9,9 @@
 #   BC_RUNS (default 25) runs per JVM; each JVM's figure is the median of its last 10 runs, after the JIT has
 #   compiled the engine (a 2 s mix is ~0.2 M events: the first runs mostly measure the compiler). Runs are
 #   timed on the thread's CPU time. Prints both medians, new/old and each round's ratio.
+#   BC_CONCURRENT=1 runs the two JVMs of a round at the same time (one per core of a 2-core machine), so that
+#   the host's noise falls on both alike: two builds of the same engine then agreed within ±4 % per round
+#   when the host is quiet (sequential rounds: up to ±6 %, far more when it is busy).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -29,11 +32,17 @@ build() { # rev dir
 build "$old" old; build "$new" new
 runs=${BC_RUNS:-25}
 echo "old=$old new=$new rounds=$rounds case=${machine[*]:-mix} ($runs runs per JVM; median of the last 10)"
+measure() { # engine
+  java -cp "$work/$1:$hdr" dev.schedsim.bench.QuickBench "$runs" "${machine[@]}" | tail -n10 \
+    | awk '{print $9}' | sort -g | awk -v v="$1" '{a[NR]=$1} END {printf "%s %.3f\n", v, (a[5]+a[6])/2}'
+}
 for i in $(seq 1 "$rounds"); do
-  for v in old new; do
-    java -cp "$work/$v:$hdr" dev.schedsim.bench.QuickBench "$runs" "${machine[@]}" | tail -n10 \
-      | awk '{print $9}' | sort -g | awk -v v=$v '{a[NR]=$1} END {printf "%s %.3f\n", v, (a[5]+a[6])/2}'
-  done
+  if [[ -n "${BC_CONCURRENT:-}" ]]; then
+    measure old > "$work/r-old" & measure new > "$work/r-new"; wait
+    cat "$work/r-old" "$work/r-new"
+  else
+    measure old; measure new
+  fi
 done | tee "$work/results"
 awk '{v[$1, ++n[$1]] = $2}
   function median(k,   i, j, t, a, m) {
