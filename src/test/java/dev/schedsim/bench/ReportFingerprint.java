@@ -24,7 +24,7 @@ import java.util.List;
  * A digest of the engine's reports over a broad set of specs, to show that a speed change left every result
  * byte-identical (the speed issue asks for it): 7 topology presets × every kernel profile, each with a mix of
  * CPU-bound, jittered periodic, request-response under a burst quota, hackbench and schbench -R; the three
- * benchmark specs; and five long-run-queue cases. Prints {@code FP <sha-256>}, and with {@code -v} a short
+ * benchmark specs; and eight long-run-queue cases. Prints {@code FP <sha-256>}, and with {@code -v} a short
  * digest per spec first. {@code scripts/fingerprint-compare.sh} runs it against two revisions' engines.
  */
 public final class ReportFingerprint {
@@ -66,15 +66,20 @@ public final class ReportFingerprint {
                 BenchSpecs.mixed(TopologyPresets.byName("validation-2c").spec(), 96, 300_000), 42));
         out.add(new Case("16 CPUs, 600 threads",
                 BenchSpecs.mixed(TopologyPresets.byName("desktop-8c-smt2").spec(), 600, 300_000), 42));
-        for (String profile : new String[] {"5.15", "6.1", "6.18"}) {
-            KernelConfig k = KernelConfig.of(KernelProfiles.byName(profile), 1000, new EnumMap<>(Feature.class), 5000);
-            out.add(new Case("2 CPUs, 80 threads, " + profile, new EngineSpec(
-                    TopologyPresets.byName("validation-2c").spec(), k,
-                    List.of(CgroupSpec.unlimited("/", 100), new CgroupSpec("/a", 120_000, 100_000, 0, 100),
-                            CgroupSpec.unlimited("/b", 300)),
-                    List.of(WorkloadSpec.cpuBound("a", "/a", 40, 0), WorkloadSpec.periodic("b", "/b", 30, 300, 700),
-                            WorkloadSpec.requestResponse("c", "/", 10, 30, 10)),
-                    400_000, false), 42));
+        // 80 threads: short queues (scanned); 800: about 200 per cfs_rq, in the tree (CfsRq.TREE_AT).
+        for (int scale : new int[] {1, 10}) {
+            for (String profile : new String[] {"5.15", "6.1", "6.18"}) {
+                KernelConfig k = KernelConfig.of(KernelProfiles.byName(profile), 1000, new EnumMap<>(Feature.class),
+                        5000);
+                out.add(new Case("2 CPUs, " + 80 * scale + " threads, " + profile, new EngineSpec(
+                        TopologyPresets.byName("validation-2c").spec(), k,
+                        List.of(CgroupSpec.unlimited("/", 100), new CgroupSpec("/a", 120_000, 100_000, 0, 100),
+                                CgroupSpec.unlimited("/b", 300)),
+                        List.of(WorkloadSpec.cpuBound("a", "/a", 40 * scale, 0),
+                                WorkloadSpec.periodic("b", "/b", 30 * scale, 300, 700),
+                                WorkloadSpec.requestResponse("c", "/", 10 * scale, 30, 10)),
+                        400_000, false), 42));
+            }
         }
         return out;
     }
