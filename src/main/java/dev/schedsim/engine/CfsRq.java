@@ -40,7 +40,8 @@ final class CfsRq {
      * The smallest vruntime among the queued entities other than {@link #curr}, kept incrementally (valid unless
      * {@link #otherStale}): only curr's vruntime moves while it runs (update_curr), so this minimum changes only
      * when an entity joins or leaves the others (enqueue, dequeue, a new curr) or one of them is reweighted — and
-     * is found again by one scan only when the entity holding it leaves or changes.
+     * is found again by one scan only when the entity holding it leaves or changes. Array mode only: in tree mode
+     * the tree's root carries the minimum.
      */
     private long minOther;
     private boolean otherStale = true;
