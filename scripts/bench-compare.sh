@@ -9,6 +9,10 @@
 #   BC_RUNS (default 25) runs per JVM; each JVM's figure is the median of its last 10 runs, after the JIT has
 #   compiled the engine (a 2 s mix is ~0.2 M events: the first runs mostly measure the compiler). Runs are
 #   timed on the thread's CPU time. Prints both medians, new/old and each round's ratio.
+#   BC_INTERLEAVE=PAIRS runs both engines in one JVM per round instead (each in its own class loader, bench
+#   Interleave), alternately: BC_WARMUP (default 3) pairs of warm-up, then PAIRS measured pairs; prints each
+#   JVM's median pair ratio and the median over the JVMs. The two runs of a pair are a moment apart, so the
+#   host's noise falls on both alike; what is left between JVMs is how the JIT compiled each engine there.
 #   BC_CONCURRENT=1 runs the two JVMs of a round at the same time (one per core of a 2-core machine), so that
 #   the host's noise falls on both alike: two builds of the same engine then agreed within ±4 % per round
 #   when the host is quiet (sequential rounds: up to ±6 %, far more when it is busy).
@@ -30,6 +34,23 @@ build() { # rev dir
   javac -nowarn -proc:none -d "$work/$2" -cp "$hdr" @"$work/$2.files"
 }
 build "$old" old; build "$new" new
+if [[ -n "${BC_INTERLEAVE:-}" ]]; then
+  echo "$work/new-src/src/test/java/dev/schedsim/bench/Interleave.java" > "$work/h.files"
+  mkdir -p "$work/h"; javac -nowarn -proc:none -d "$work/h" @"$work/h.files"
+  warm=${BC_WARMUP:-3}
+  echo "old=$old new=$new case=${machine[*]:-mix}: $rounds JVMs, each $warm warm-up pairs then $BC_INTERLEAVE measured pairs"
+  for i in $(seq 1 "$rounds"); do
+    java -cp "$work/h" dev.schedsim.bench.Interleave "$work/old" "$work/new" "$hdr" "$warm" "$BC_INTERLEAVE" \
+      "${machine[@]}"
+  done | tee "$work/results"
+  # (each JVM compiles each engine its own way: the spread between JVMs is the JIT's, not the host's)
+  awk '{r[++n] = $NF} END {
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+    printf "median over %d JVMs of their median pair ratio: new/old = %.3f (lowest %.3f, highest %.3f)\n", n,
+      n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2, r[1], r[n]
+  }' "$work/results"
+  exit 0
+fi
 runs=${BC_RUNS:-25}
 echo "old=$old new=$new rounds=$rounds case=${machine[*]:-mix} ($runs runs per JVM; median of the last 10)"
 measure() { # engine

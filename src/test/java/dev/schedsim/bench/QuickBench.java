@@ -37,6 +37,17 @@ public final class QuickBench {
         }
     }
 
+    /**
+     * One run of a case, for {@link Interleave}: {@code machine} is {@code [CASE]} or {@code [PRESET THREADS
+     * DURATION_US]} (the arguments after RUNS); returns the run's event count.
+     */
+    public static long runOnce(String[] machine) {
+        String[] args = new String[machine.length + 1];
+        args[0] = "1";
+        System.arraycopy(machine, 0, args, 1, machine.length);
+        return Engine.run(spec(args), 42, Long.MAX_VALUE, RunControl.NONE).events();
+    }
+
     private static EngineSpec spec(String[] args) {
         if (args.length > 3) {
             return BenchSpecs.mixed(dev.schedsim.engine.topology.TopologyPresets.byName(args[1]).spec(),
