@@ -13,6 +13,7 @@
 #   Interleave), alternately: BC_WARMUP (default 3) pairs of warm-up, then PAIRS measured pairs; prints each
 #   JVM's median pair ratio and the median over the JVMs. The two runs of a pair are a moment apart, so the
 #   host's noise falls on both alike; what is left between JVMs is how the JIT compiled each engine there.
+#   BC_JVM_ARGS: options for those JVMs (e.g. a garbage collector), unquoted.
 #   BC_CONCURRENT=1 runs the two JVMs of a round at the same time (one per core of a 2-core machine), so that
 #   the host's noise falls on both alike: two builds of the same engine then agreed within ±4 % per round
 #   when the host is quiet (sequential rounds: up to ±6 %, far more when it is busy).
@@ -40,7 +41,7 @@ if [[ -n "${BC_INTERLEAVE:-}" ]]; then
   warm=${BC_WARMUP:-3}
   echo "old=$old new=$new case=${machine[*]:-mix}: $rounds JVMs, each $warm warm-up pairs then $BC_INTERLEAVE measured pairs"
   for i in $(seq 1 "$rounds"); do
-    java -cp "$work/h" dev.schedsim.bench.Interleave "$work/old" "$work/new" "$hdr" "$warm" "$BC_INTERLEAVE" \
+    java ${BC_JVM_ARGS:-} -cp "$work/h" dev.schedsim.bench.Interleave "$work/old" "$work/new" "$hdr" "$warm" "$BC_INTERLEAVE" \
       "${machine[@]}"
   done | tee "$work/results"
   # (each JVM compiles each engine its own way: the spread between JVMs is the JIT's, not the host's)
