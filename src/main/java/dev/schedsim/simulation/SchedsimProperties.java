@@ -13,10 +13,12 @@ import org.springframework.util.unit.DataSize;
  * @param maxQueued    queued rows beyond which submissions get 503 with Retry-After
  * @param maxBodySize  largest accepted request body (413 beyond)
  * @param recovery     start-up recovery of rows left RUNNING
+ * @param warmup       CPU time an idle worker spends after a start running sample requests, so that the JIT has
+ *                     compiled the engine before the first jobs (default 15 s; 0 turns it off)
  */
 @ConfigurationProperties("schedsim")
 public record SchedsimProperties(Integer workers, Duration pollInterval, Duration progressInterval, Long maxQueued,
-                                 DataSize maxBodySize, Recovery recovery) {
+                                 DataSize maxBodySize, Recovery recovery, Duration warmup) {
 
     /**
      * @param requeueAllOnStartup single instance: every RUNNING row belongs to a dead process
@@ -33,6 +35,7 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         progressInterval = progressInterval == null ? Duration.ofMillis(500) : progressInterval;
         maxQueued = maxQueued == null ? 1000L : maxQueued;
         maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(1) : maxBodySize;
+        warmup = warmup == null ? Duration.ofSeconds(15) : warmup;
         if (recovery == null) {
             recovery = new Recovery(true, Duration.ofSeconds(30));
         } else {

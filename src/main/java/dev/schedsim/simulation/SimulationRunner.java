@@ -4,6 +4,7 @@ import dev.schedsim.engine.BudgetExceededException;
 import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.Report;
 import dev.schedsim.engine.RunCancelledException;
+import dev.schedsim.engine.RunControl;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -101,6 +102,27 @@ class SimulationRunner {
         } finally {
             queue.ended(claim.runId());
         }
+    }
+
+    /**
+     * A run of a request without the database: plan, engine, report document. The idle workers' JIT warm-up
+     * ({@link EngineWarmup}); the engine stops early when {@code stopping} turns true. Returns the events run.
+     */
+    long rehearse(String requestJson, BooleanSupplier stopping) {
+        SimulationPlan plan = planner.plan(requestJson);
+        Report report = Engine.run(plan.variants().get(0).spec(), plan.seed(), plan.eventBudget(), new RunControl() {
+            @Override
+            public boolean cancelled() {
+                return stopping.getAsBoolean();
+            }
+
+            @Override
+            public void progress(long simulatedUs, long events) {
+            }
+        });
+        JSON.writeValueAsString(report);
+        ResultDocument.build(plan, List.of(List.of(report)));
+        return report.events();
     }
 
     /**

@@ -31,6 +31,7 @@ class SimulationWorkers implements SmartLifecycle {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private volatile ExecutorService pool;
     private volatile ScheduledExecutorService reaper;
+    private volatile EngineWarmup warmup;
 
     SimulationWorkers(SimulationQueue queue, SimulationRunner runner, SchedsimProperties properties) {
         this.queue = queue;
@@ -55,9 +56,12 @@ class SimulationWorkers implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
+        EngineWarmup warmup = new EngineWarmup(runner, properties.warmup().toNanos());
+        this.warmup = warmup;
         for (int i = 0; i < n; i++) {
             String worker = instance + "#" + i;
-            pool.execute(() -> loop(worker));
+            EngineWarmup w = i == 0 ? warmup : null;
+            pool.execute(() -> loop(worker, w));
         }
         long timeoutMs = properties.recovery().heartbeatTimeout().toMillis();
         long periodMs = Math.max(250, Math.min(10_000, timeoutMs / 4));
@@ -79,13 +83,17 @@ class SimulationWorkers implements SmartLifecycle {
         log.info("{} simulation worker(s) started as {}", n, instance);
     }
 
-    private void loop(String worker) {
+    /** A worker: claim and run; when nothing is queued, warm the JIT (worker 0, after a start) or wait. */
+    private void loop(String worker, EngineWarmup warmup) {
         long pollMs = properties.pollInterval().toMillis();
         while (!stopping.get()) {
             try {
                 var claimed = queue.claim(worker);
                 if (claimed.isPresent()) {
                     runner.run(claimed.get(), worker, stopping::get);
+                    continue;
+                }
+                if (warmup != null && warmup.step(stopping::get)) {
                     continue;
                 }
             } catch (RuntimeException e) {
@@ -119,6 +127,12 @@ class SimulationWorkers implements SmartLifecycle {
             Thread.currentThread().interrupt();
         }
         pool = null;
+    }
+
+    /** Runs of the JIT warm-up since the workers started. */
+    int warmupRuns() {
+        EngineWarmup w = warmup;
+        return w == null ? 0 : w.runs();
     }
 
     @Override

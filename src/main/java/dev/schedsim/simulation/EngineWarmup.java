@@ -1,0 +1,104 @@
+package dev.schedsim.simulation;
+
+import dev.schedsim.engine.RunCancelledException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JIT warm-up of a freshly started service, on idle capacity. Until the JIT has compiled the engine, a job
+ * runs several times slower: through the API, the 2-CPU validation cases ran at a median 431× real time over the
+ * first 160 jobs after a start, 929× over the next 160 and 1 612× over the 160 after (scripts/api-speed.sh, three
+ * rounds). So after a start, worker 0 — and only when it finds nothing queued — runs the requests below through
+ * the same path as a job (plan, engine, report document; no database) until it has spent
+ * {@code schedsim.warmup} of its own CPU time (default 15 s; 0 turns it off). A job that arrives meanwhile waits
+ * at most for the warm-up run in hand, which stops early when the service stops.
+ */
+final class EngineWarmup {
+    private static final Logger log = LoggerFactory.getLogger(EngineWarmup.class);
+
+    /**
+     * Requests that take the engine's main paths: bandwidth control on the 2-CPU validation machine under 6.18
+     * (task-based throttling) and 6.6, the 64-CPU mix (three groups, SMT8, load balancing) under EEVDF and CFS,
+     * and a 16-CPU machine with a hierarchy. {@code %d} is the seed: each run plans afresh.
+     */
+    static final String[] REQUESTS = {
+        """
+        {"name":"warmup-validation","topology":{"preset":"validation-2c"},"kernel":{"profile":"6.18","hz":250},
+         "cgroups":[{"path":"/a","cpuMax":"150000 100000"}],
+         "workloads":[{"name":"w","cgroup":"/a","type":"cpu-bound","threads":4}],"durationMs":3000,"seed":%d}""",
+        """
+        {"name":"warmup-periodic","topology":{"preset":"validation-2c"},"kernel":{"profile":"6.6","hz":250},
+         "cgroups":[{"path":"/a","cpuMax":"50000 100000","cpuMaxBurst":20000}],
+         "workloads":[{"name":"w","cgroup":"/a","type":"periodic","threads":4,"runUs":1000,"sleepUs":4000}],
+         "durationMs":3000,"seed":%d}""",
+        """
+        {"name":"warmup-mix","topology":{"preset":"power10-8c-smt8"},"kernel":{"profile":"6.18"},
+         "cgroups":[{"path":"/batch","cpuMax":"1600000 100000"},{"path":"/web","cpuWeight":200},
+                    {"path":"/svc","cpuMax":"800000 100000"}],
+         "workloads":[{"name":"batch","cgroup":"/batch","type":"cpu-bound","threads":85},
+                      {"name":"web","cgroup":"/web","type":"periodic","threads":85,"runUs":2000,"sleepUs":8000},
+                      {"name":"svc","cgroup":"/svc","type":"request-response","pairs":43,
+                       "serviceUs":50,"thinkUs":20}],
+         "durationMs":200,"seed":%d}""",
+        """
+        {"name":"warmup-cfs","topology":{"preset":"desktop-8c-smt2"},"kernel":{"profile":"6.1"},
+         "cgroups":[{"path":"/p"},{"path":"/p/a","cpuMax":"400000 100000"},{"path":"/p/b","cpuWeight":50}],
+         "workloads":[{"name":"a","cgroup":"/p/a","type":"cpu-bound","threads":12},
+                      {"name":"b","cgroup":"/p/b","type":"request-response","pairs":8,
+                       "serviceUs":30,"thinkUs":10}],
+         "durationMs":300,"seed":%d}""",
+    };
+
+    private final SimulationRunner runner;
+    private final long budgetNs;
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private long spentNs;
+    private volatile int runs;
+    private boolean over;
+
+    EngineWarmup(SimulationRunner runner, long budgetNs) {
+        this.runner = runner;
+        this.budgetNs = budgetNs;
+    }
+
+    /**
+     * One warm-up run while the budget lasts: true when it ran one (the caller then looks for work again), false
+     * once the budget is spent. Called by one worker thread only.
+     */
+    boolean step(BooleanSupplier stopping) {
+        if (spentNs >= budgetNs || stopping.getAsBoolean()) {
+            if (!over && runs > 0) {
+                log.info("JIT warm-up done: {} runs, {} ms of CPU", runs, spentNs / 1_000_000);
+            }
+            over = true;
+            return false;
+        }
+        long t0 = cpuNs();
+        try {
+            runner.rehearse(REQUESTS[runs % REQUESTS.length].formatted(runs), stopping);
+        } catch (RunCancelledException e) {
+            spentNs = budgetNs; // the service is stopping
+            return false;
+        } catch (RuntimeException e) {
+            // A bug in a sample request or the engine: the warm-up is over, the service is not at stake.
+            log.warn("JIT warm-up stopped after {} runs", runs, e);
+            spentNs = budgetNs;
+            return false;
+        }
+        runs++;
+        spentNs += cpuNs() - t0;
+        return true;
+    }
+
+    /** Warm-up runs done so far (read by other threads for tests and logs: a plain read is enough there). */
+    int runs() {
+        return runs;
+    }
+
+    private long cpuNs() {
+        return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : System.nanoTime();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.schedsim.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.schedsim.EndToEnd;
+import dev.schedsim.Http;
+import dev.schedsim.engine.RunCancelledException;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The idle worker's JIT warm-up: its sample requests are valid and run through the job path, its CPU budget
+ * bounds it, a stop ends it, and a job submitted while it runs is still run — here by the one worker, which is
+ * the one warming up.
+ */
+class EngineWarmupTests {
+    private static ConfigurableApplicationContext context;
+    private static SimulationRunner runner;
+
+    @BeforeAll
+    static void start() {
+        context = EndToEnd.start(List.of("spring.datasource.url=jdbc:h2:mem:warmup;DB_CLOSE_DELAY=-1",
+                "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.workers=1",
+                "schedsim.poll-interval=20ms", "schedsim.warmup=20s"));
+        runner = context.getBean(SimulationRunner.class);
+    }
+
+    @AfterAll
+    static void stop() {
+        context.close();
+    }
+
+    @Test
+    void aJobSubmittedDuringTheWarmupIsRun() {
+        Http http = EndToEnd.http(context);
+        String id = EndToEnd.submit(http, """
+                { "name": "during-warmup", "topology": { "preset": "validation-2c" },
+                  "cgroups": [ { "path": "/a", "cpuMax": "50000 100000" } ],
+                  "workloads": [ { "name": "w", "cgroup": "/a", "type": "cpu-bound", "threads": 2 } ],
+                  "durationMs": 300 }""");
+        JsonNode done = http.awaitFinished(id);
+        assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
+        assertThat(done.path("events").asLong()).isPositive();
+    }
+
+    @Test
+    void theIdleWorkerWarmsUp() throws InterruptedException {
+        SimulationWorkers workers = context.getBean(SimulationWorkers.class);
+        for (int i = 0; i < 600 && workers.warmupRuns() < 2; i++) {
+            Thread.sleep(50);
+        }
+        assertThat(workers.warmupRuns()).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void everySampleRequestIsAcceptedAndRuns() {
+        for (String request : EngineWarmup.REQUESTS) {
+            assertThat(runner.rehearse(request.formatted(3), () -> false)).as(request).isPositive();
+        }
+    }
+
+    @Test
+    void theBudgetBoundsTheWarmup() {
+        EngineWarmup none = new EngineWarmup(runner, 0);
+        assertThat(none.step(() -> false)).isFalse();
+        assertThat(none.runs()).isZero();
+
+        EngineWarmup one = new EngineWarmup(runner, 1); // spent after its first run
+        assertThat(one.step(() -> false)).isTrue();
+        assertThat(one.step(() -> false)).isFalse();
+        assertThat(one.step(() -> false)).isFalse();
+        assertThat(one.runs()).isEqualTo(1);
+    }
+
+    @Test
+    void aStopEndsTheWarmup() {
+        EngineWarmup w = new EngineWarmup(runner, Long.MAX_VALUE);
+        assertThat(w.step(() -> true)).isFalse();
+        assertThat(w.runs()).isZero();
+        // A stop in the middle of a run: the engine checks every 4096 events (the 64-CPU mix runs ~20 000).
+        AtomicInteger asked = new AtomicInteger();
+        assertThatThrownBy(() -> runner.rehearse(EngineWarmup.REQUESTS[2].formatted(1),
+                () -> asked.incrementAndGet() > 1)).isInstanceOf(RunCancelledException.class);
+        assertThat(asked.get()).isGreaterThan(1);
+    }
+}
