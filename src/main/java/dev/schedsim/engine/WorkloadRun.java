@@ -82,10 +82,19 @@ final class WorkloadRun {
     }
 
     void recordLatency(long ns) {
-        if (ns > latency.getHighestTrackableValue()) {
-            latency = grown(latency, ns);
+        Histogram h = recorded(latency, ns);
+        if (h != latency) {
+            latency = h;
         }
-        latency.recordValue(ns);
+    }
+
+    /** h with v recorded: h itself, or its {@link #grown} copy when v is beyond its range. */
+    private static Histogram recorded(Histogram h, long v) {
+        if (v > h.getHighestTrackableValue()) {
+            h = grown(h, v);
+        }
+        h.recordValue(v);
+        return h;
     }
 
     /**
@@ -395,10 +404,10 @@ final class WorkloadRun {
                 t.pc = 1;
                 if (rpsMode) {
                     long ns = Math.max(1_000, sim.now - t.auxLong - spec.requestUs() * 1000);
-                    if (ns > requestLatency.getHighestTrackableValue()) {
-                        requestLatency = grown(requestLatency, ns);
+                    Histogram h = recorded(requestLatency, ns);
+                    if (h != requestLatency) {
+                        requestLatency = h;
                     }
-                    requestLatency.recordValue(ns);
                 } else if (--outstanding[m] == 0) {
                     sim.wakeTask(t.peer, t.cpu, true);
                 }

@@ -25,7 +25,7 @@ public final class QuickBench {
      */
     public static void main(String[] args) {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        EngineSpec spec = spec(args);
+        EngineSpec spec = spec(java.util.Arrays.copyOfRange(args, Math.min(1, args.length), args.length));
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         boolean cpuTime = mx.isCurrentThreadCpuTimeSupported();
         for (int i = 0; i < runs; i++) {
@@ -42,18 +42,16 @@ public final class QuickBench {
      * DURATION_US]} (the arguments after RUNS); returns the run's event count.
      */
     public static long runOnce(String[] machine) {
-        String[] args = new String[machine.length + 1];
-        args[0] = "1";
-        System.arraycopy(machine, 0, args, 1, machine.length);
-        return Engine.run(spec(args), 42, Long.MAX_VALUE, RunControl.NONE).events();
+        return Engine.run(spec(machine), 42, Long.MAX_VALUE, RunControl.NONE).events();
     }
 
-    private static EngineSpec spec(String[] args) {
-        if (args.length > 3) {
-            return BenchSpecs.mixed(dev.schedsim.engine.topology.TopologyPresets.byName(args[1]).spec(),
-                    Integer.parseInt(args[2]), Long.parseLong(args[3]));
+    /** The spec of {@code [CASE]} or {@code [PRESET THREADS DURATION_US]} (none: the mix). */
+    private static EngineSpec spec(String[] machine) {
+        if (machine.length > 2) {
+            return BenchSpecs.mixed(dev.schedsim.engine.topology.TopologyPresets.byName(machine[0]).spec(),
+                    Integer.parseInt(machine[1]), Long.parseLong(machine[2]));
         }
-        String name = args.length > 1 ? args[1] : "mix";
+        String name = machine.length > 0 ? machine[0] : "mix";
         switch (name) {
             case "mix":
                 return BenchSpecs.mixed64(2_000_000);
