@@ -4,7 +4,9 @@
 # through the API (simulated time / the job's startedAt→finishedAt), and the cores a simulation of 2 variants ×
 # 4 repetitions keeps busy. AS_JOBS (40) jobs per case.
 # Side by side: AS_JARS="old.jar new.jar" starts one service per jar and measures them in turns, AS_ROUNDS (2)
-# rounds, so that both see the same machine. Stops the services on exit.
+# rounds, so that both see the same machine. AS_SETTLE (0) seconds to wait once the services are up before the
+# first job: 0 measures a cold service, 20 one that had its start-up JIT warm-up (schedsim.warmup, 15 s of CPU).
+# Stops the services on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -30,6 +32,10 @@ for JAR in $JARS; do
   PORTS+=("$PORT")
   i=$((i + 1))
 done
+if [[ "${AS_SETTLE:-0}" != 0 ]]; then
+  echo "waiting ${AS_SETTLE} s for the start-up warm-up"
+  sleep "$AS_SETTLE"
+fi
 for r in $(seq 1 "$ROUNDS"); do
   i=0
   for JAR in $JARS; do

@@ -57,20 +57,28 @@ final class EngineWarmup {
     };
 
     private final SimulationRunner runner;
+    private final String worker;
+    /** True while this instance has work: a run in progress or a submission not yet taken. */
+    private final BooleanSupplier busy;
     private final long budgetNs;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private long spentNs;
     private volatile int runs;
+    private volatile int yielded;
     private boolean over;
 
-    EngineWarmup(SimulationRunner runner, long budgetNs) {
+    EngineWarmup(SimulationRunner runner, String worker, BooleanSupplier busy, long budgetNs) {
         this.runner = runner;
+        this.worker = worker;
+        this.busy = busy;
         this.budgetNs = budgetNs;
     }
 
     /**
-     * One warm-up run while the budget lasts: true when it ran one (the caller then looks for work again), false
-     * once the budget is spent. Called by one worker thread only.
+     * One warm-up run while the budget lasts and the instance has no work: true when it ran one (the caller then
+     * looks for work again), false when it did not (budget spent, service stopping, or a job running here: the
+     * caller waits for work). A job that starts meanwhile cancels the run in hand at the engine's next check, so
+     * that the warm-up never competes with jobs for the cores. Called by one worker thread only.
      */
     boolean step(BooleanSupplier stopping) {
         if (spentNs >= budgetNs || stopping.getAsBoolean()) {
@@ -80,11 +88,17 @@ final class EngineWarmup {
             over = true;
             return false;
         }
+        if (busy.getAsBoolean()) {
+            return false;
+        }
         long t0 = cpuNs();
         try {
-            runner.rehearse(REQUESTS[runs % REQUESTS.length].formatted(runs % 8), stopping);
+            runner.rehearse(REQUESTS[runs % REQUESTS.length].formatted(runs % 8), worker,
+                    () -> stopping.getAsBoolean() || busy.getAsBoolean());
         } catch (RunCancelledException e) {
-            spentNs = budgetNs; // the service is stopping
+            // A job started here (the warm-up resumes when the instance is idle again) or the service stops.
+            spentNs += cpuNs() - t0;
+            yielded++;
             return false;
         } catch (RuntimeException e) {
             // A bug in a sample request or the engine: the warm-up is over, the service is not at stake.
@@ -95,6 +109,11 @@ final class EngineWarmup {
         runs++;
         spentNs += cpuNs() - t0;
         return true;
+    }
+
+    /** Warm-up runs cancelled because a job started (read by other threads for tests: a plain read is enough). */
+    int yielded() {
+        return yielded;
     }
 
     /** Warm-up runs done so far (read by other threads for tests and logs: a plain read is enough there). */

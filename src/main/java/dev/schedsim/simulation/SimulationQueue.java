@@ -219,6 +219,11 @@ public class SimulationQueue {
         running.remove(runId);
     }
 
+    /** This instance has work: a run in progress, or a submission that woke workers and was not yet taken. */
+    boolean busy() {
+        return !running.isEmpty() || queued.availablePermits() > 0;
+    }
+
     /**
      * Start-up recovery: with {@code requeue-all-on-startup} (one instance, the H2 default) every RUNNING run
      * belongs to a dead process; otherwise only those whose heartbeat is stale. Returns the runs and the

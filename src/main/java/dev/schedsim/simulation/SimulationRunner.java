@@ -105,10 +105,12 @@ class SimulationRunner {
     }
 
     /**
-     * A run of a request without the database: plan, engine, report document. The idle workers' JIT warm-up
-     * ({@link EngineWarmup}); the engine stops early when {@code stopping} turns true. Returns the events run.
+     * A run of a request as a job runs it, for the idle workers' JIT warm-up ({@link EngineWarmup}): plan, engine,
+     * report JSON, result document, then the job's own statements on a simulation row of its own that is never
+     * committed ({@link #rehearseStorage}). The engine stops early when {@code stopping} turns true. Returns the
+     * events run.
      */
-    long rehearse(String requestJson, BooleanSupplier stopping) {
+    long rehearse(String requestJson, String worker, BooleanSupplier stopping) {
         SimulationPlan plan = planner.plan(requestJson);
         Report report = Engine.run(plan.variants().get(0).spec(), plan.seed(), plan.eventBudget(), new RunControl() {
             @Override
@@ -120,9 +122,35 @@ class SimulationRunner {
             public void progress(long simulatedUs, long events) {
             }
         });
-        JSON.writeValueAsString(report);
-        ResultDocument.build(plan, List.of(List.of(report)));
+        String reportJson = JSON.writeValueAsString(report);
+        String result = ResultDocument.build(plan, List.of(List.of(report)));
+        rehearseStorage(requestJson, worker, report, reportJson, result);
         return report.events();
+    }
+
+    /**
+     * The statements of a one-run job, from submission to finish (insert, claim updates, heartbeat, finish), on a
+     * row of its own in a transaction that is rolled back: nobody, on this instance or another, ever sees it, and
+     * no metric or event is published. A cold service spent most of a small job's time in these (JDBC, Hibernate,
+     * the database), not in the engine.
+     */
+    private void rehearseStorage(String requestJson, String worker, Report report, String reportJson,
+                                 String result) {
+        transactions.executeWithoutResult(tx -> {
+            tx.setRollbackOnly();
+            Instant now = clock.instant();
+            String id = java.util.UUID.randomUUID().toString();
+            simulations.saveAndFlush(new SimulationJob(id, "warmup", now, requestJson, "warmup", null));
+            runs.saveAllAndFlush(List.of(new SimulationRun(id, 0, now)));
+            String runId = SimulationRun.id(id, 0);
+            runs.markRunning(runId, worker, now);
+            simulations.markRunning(id, worker, now);
+            simulations.findRequestJson(id);
+            runs.heartbeat(runId, worker, 0.5, report.events() / 2, now);
+            runs.finish(runId, worker, SimulationStatus.SUCCEEDED, 1.0, report.events(), report.simulatedUs(),
+                    reportJson, now);
+            simulations.finish(id, SimulationStatus.SUCCEEDED, 1.0, result, null, report.events(), now);
+        });
     }
 
     /**

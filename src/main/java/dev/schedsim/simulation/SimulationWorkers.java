@@ -56,7 +56,8 @@ class SimulationWorkers implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
-        EngineWarmup warmup = new EngineWarmup(runner, properties.warmup().toNanos());
+        EngineWarmup warmup = new EngineWarmup(runner, instance + "#0", queue::busy,
+                properties.warmup().toNanos());
         this.warmup = warmup;
         for (int i = 0; i < n; i++) {
             String worker = instance + "#" + i;

@@ -7,6 +7,7 @@ import dev.schedsim.EndToEnd;
 import dev.schedsim.Http;
 import dev.schedsim.engine.RunCancelledException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,20 +69,27 @@ class EngineWarmupTests {
         return workers.warmupRuns();
     }
 
+    /** Every sample request runs, through the job's statements too, and leaves no row behind (rolled back). */
     @Test
-    void everySampleRequestIsAcceptedAndRuns() {
+    void everySampleRequestIsAcceptedAndRunsWithoutLeavingARow() {
+        SimulationJobs jobs = context.getBean(SimulationJobs.class);
+        SimulationRuns runs = context.getBean(SimulationRuns.class);
+        long jobRows = jobs.count();
+        long runRows = runs.count();
         for (String request : EngineWarmup.REQUESTS) {
-            assertThat(runner.rehearse(request.formatted(3), () -> false)).as(request).isPositive();
+            assertThat(runner.rehearse(request.formatted(3), "test#0", () -> false)).as(request).isPositive();
         }
+        assertThat(jobs.count()).isEqualTo(jobRows);
+        assertThat(runs.count()).isEqualTo(runRows);
     }
 
     @Test
     void theBudgetBoundsTheWarmup() {
-        EngineWarmup none = new EngineWarmup(runner, 0);
+        EngineWarmup none = new EngineWarmup(runner, "test#0", () -> false, 0);
         assertThat(none.step(() -> false)).isFalse();
         assertThat(none.runs()).isZero();
 
-        EngineWarmup one = new EngineWarmup(runner, 1); // spent after its first run
+        EngineWarmup one = new EngineWarmup(runner, "test#0", () -> false, 1); // spent after its first run
         assertThat(one.step(() -> false)).isTrue();
         assertThat(one.step(() -> false)).isFalse();
         assertThat(one.step(() -> false)).isFalse();
@@ -90,13 +98,43 @@ class EngineWarmupTests {
 
     @Test
     void aStopEndsTheWarmup() {
-        EngineWarmup w = new EngineWarmup(runner, Long.MAX_VALUE);
+        EngineWarmup w = new EngineWarmup(runner, "test#0", () -> false, Long.MAX_VALUE);
         assertThat(w.step(() -> true)).isFalse();
         assertThat(w.runs()).isZero();
         // A stop in the middle of a run: the engine checks every 4096 events (the 64-CPU mix runs ~20 000).
         AtomicInteger asked = new AtomicInteger();
-        assertThatThrownBy(() -> runner.rehearse(EngineWarmup.REQUESTS[2].formatted(1),
+        assertThatThrownBy(() -> runner.rehearse(EngineWarmup.REQUESTS[2].formatted(1), "test#0",
                 () -> asked.incrementAndGet() > 1)).isInstanceOf(RunCancelledException.class);
         assertThat(asked.get()).isGreaterThan(1);
+    }
+
+    /**
+     * While the instance has work the warm-up does not start a run, and work that arrives during a run cancels
+     * it at the engine's next check; once idle again it goes on.
+     */
+    @Test
+    void theWarmupYieldsToJobs() {
+        AtomicBoolean busy = new AtomicBoolean(true);
+        EngineWarmup w = new EngineWarmup(runner, "test#0", busy::get, Long.MAX_VALUE);
+        assertThat(w.step(() -> false)).isFalse();
+        assertThat(w.runs()).isZero();
+        assertThat(w.yielded()).isZero();
+
+        // Work arrives during the 64-CPU mix (the third request), at the engine's first check.
+        AtomicBoolean armed = new AtomicBoolean();
+        AtomicInteger asked = new AtomicInteger();
+        EngineWarmup mid = new EngineWarmup(runner, "test#0", () -> armed.get() && asked.incrementAndGet() > 1,
+                Long.MAX_VALUE);
+        assertThat(mid.step(() -> false)).isTrue();
+        assertThat(mid.step(() -> false)).isTrue();
+        armed.set(true);
+        assertThat(mid.step(() -> false)).isFalse();
+        assertThat(asked.get()).isGreaterThan(1);
+        assertThat(mid.runs()).isEqualTo(2);
+        assertThat(mid.yielded()).isEqualTo(1);
+
+        busy.set(false);
+        assertThat(w.step(() -> false)).isTrue();
+        assertThat(w.runs()).isEqualTo(1);
     }
 }
