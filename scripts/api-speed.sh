@@ -13,6 +13,8 @@ source scripts/lib.sh
 JOBS=${AS_JOBS:-40}
 ROUNDS=${AS_ROUNDS:-1}
 JARS=${AS_JARS:-$(service_jar)}
+# The default H2 URL's options (application.properties), so that the jobs pay what they pay by default.
+H2_OPTIONS=${AS_H2_OPTIONS:-$(sed -n 's/^spring\.datasource\.url=[^;]*//p' src/main/resources/application.properties)}
 mkdir -p target
 WORK=$(mktemp -d "${PWD}/target/api-speed.XXXXXX")
 PIDS=()
@@ -26,7 +28,7 @@ i=0
 for JAR in $JARS; do
   PORT=$(free_port $((18097 + i)))
   java -Xmx1g -jar "$JAR" --server.port="$PORT" --logging.level.root=WARN \
-    --spring.datasource.url="jdbc:h2:file:$WORK/h2-$i/schedsim;AUTO_SERVER=FALSE" >"$WORK/service-$i.log" 2>&1 &
+    --spring.datasource.url="jdbc:h2:file:$WORK/h2-$i/schedsim$H2_OPTIONS" >"$WORK/service-$i.log" 2>&1 &
   PIDS+=($!)
   await_up "$PORT" 120 "$!" || { tail -n 30 "$WORK/service-$i.log"; exit 1; }
   PORTS+=("$PORT")

@@ -8,16 +8,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JIT warm-up of a freshly started service, on idle capacity. Until the JIT has compiled the engine, a job
- * runs several times slower: through the API, the 2-CPU validation cases ran at a median 431× real time over the
- * first 160 jobs after a start, 929× over the next 160 and 1 612× over the 160 after (scripts/api-speed.sh, three
- * rounds). So after a start, worker 0 — and only when it finds nothing queued — runs the requests below through
- * the same path as a job (plan, engine, report document; no database) until it has spent
- * {@code schedsim.warmup} of its own CPU time (default 15 s; 0 turns it off). A job that arrives meanwhile waits
- * at most for the warm-up run in hand, which stops early when the service stops. Measured (api-speed, two starts
- * of each build): its 64-CPU simulation, submitted after 180 small jobs, took 0.6 s instead of 1.1 s; the small
- * jobs themselves, mostly service time rather than engine time, ran about as fast as without (median 456× and
- * 375× against 445× and 450×).
+ * The JIT warm-up of a freshly started service, on idle capacity. Until the JIT has compiled the engine and the
+ * service path, a job runs several times slower: through the API, the 2-CPU validation cases ran at a median 431×
+ * real time over the first 160 jobs after a start, 929× over the next 160 and 1 612× over the 160 after
+ * (scripts/api-speed.sh, three rounds). So after a start, worker 0 — only while this instance has no work — runs
+ * the requests below the way a job runs ({@link SimulationRunner#rehearse}: plan, engine, report and result
+ * documents, and the job's database statements on a row that is rolled back) until it has spent
+ * {@code schedsim.warmup} of its own CPU time (default 15 s; 0 turns it off). A job that starts on this instance
+ * cancels the warm-up run in hand at the engine's next check (every 4 096 events), so the warm-up does not take
+ * a core from jobs; it goes on once the instance is idle again. Measurements: README, "Try it".
  */
 final class EngineWarmup {
     private static final Logger log = LoggerFactory.getLogger(EngineWarmup.class);
