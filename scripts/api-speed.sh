@@ -5,7 +5,7 @@
 # 4 repetitions keeps busy. AS_JOBS (40) jobs per case.
 # Side by side: AS_JARS="old.jar new.jar" starts one service per jar and measures them in turns, AS_ROUNDS (2)
 # rounds, so that both see the same machine. AS_SETTLE (0) seconds to wait once the services are up before the
-# first job: 0 measures a cold service, 20 one that had its start-up JIT warm-up (schedsim.warmup, 15 s of CPU).
+# first job: 0 measures a cold service, 25 one that had its start-up JIT warm-up (schedsim.warmup, 15 s of CPU).
 # Stops the services on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -97,7 +97,9 @@ final class EngineWarmup {
         } catch (RunCancelledException e) {
             // A job started here (the warm-up resumes when the instance is idle again) or the service stops.
             spentNs += cpuNs() - t0;
-            yielded++;
+            if (!stopping.getAsBoolean()) {
+                yielded++;
+            }
             return false;
         } catch (RuntimeException e) {
             // A bug in a sample request or the engine: the warm-up is over, the service is not at stake.

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -139,7 +140,7 @@ class SimulationRunner {
         transactions.executeWithoutResult(tx -> {
             tx.setRollbackOnly();
             Instant now = clock.instant();
-            String id = java.util.UUID.randomUUID().toString();
+            String id = UUID.randomUUID().toString();
             simulations.saveAndFlush(new SimulationJob(id, "warmup", now, requestJson, "warmup", null));
             runs.saveAllAndFlush(List.of(new SimulationRun(id, 0, now)));
             String runId = SimulationRun.id(id, 0);
