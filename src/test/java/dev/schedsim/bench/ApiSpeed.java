@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  * <li>Cores: submits one simulation of 2 variants × 4 repetitions of a larger machine and samples the service
  * process's CPU time (utime + stime of /proc/PID/stat) over the simulation's wall time; prints the mean
  * number of cores busy, next to the number of cores the machine has.</li>
+ * <li>Burst (a sweep as separate jobs): submits BURST validation jobs at once (the four cases in turn), waits
+ * for all, and prints jobs per second and simulated seconds per wall second from the first submission to the
+ * last finish, and the service's CPU time per job.</li>
  * </ol>
  */
 public final class ApiSpeed {
@@ -55,6 +58,7 @@ public final class ApiSpeed {
         String base = args.length > 0 ? args[0] : "http://127.0.0.1:8080";
         long pid = args.length > 1 ? Long.parseLong(args[1]) : -1;
         int jobs = args.length > 2 ? Integer.parseInt(args[2]) : 40;
+        int burst = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         // Warm-up: the JIT compiles the engine and the service paths.
         for (int i = 0; i < 20; i++) {
@@ -82,7 +86,28 @@ public final class ApiSpeed {
         System.out.printf("validation cases, all   %s%n", summary(all));
         if (pid > 0) {
             cores(http, base, pid);
+            if (burst > 0) {
+                burst(http, base, pid, burst);
+            }
         }
+    }
+
+    private static void burst(HttpClient http, String base, long pid, int n) throws Exception {
+        long cpu0 = cpuTicks(pid);
+        long t0 = System.nanoTime();
+        List<String> locations = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            locations.add(submit(http, base, validationCase(CASES[i % CASES.length], 5000 + i)));
+        }
+        double simulatedUs = 0;
+        for (String location : locations) {
+            simulatedUs += Double.parseDouble(group(SIMULATED, await(http, base, location)));
+        }
+        double wall = (System.nanoTime() - t0) / 1e9;
+        double cpu = (cpuTicks(pid) - cpu0) / 100.0; // USER_HZ
+        System.out.printf("burst of %d validation jobs submitted at once: %.1f s from the first submission to the "
+                + "last finish = %.0f jobs/s, %.0fx real time in all; service CPU %.2f ms per job%n", n, wall,
+                n / wall, simulatedUs / 1e6 / wall, cpu * 1000 / n);
     }
 
     private static String summary(List<Double> f) {
