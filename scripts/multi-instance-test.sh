@@ -75,9 +75,10 @@ await_up "$PORT_B" 120 "$PID_B" || fail "instance b did not start"
 echo "instances a (pid $PID_A, port $PORT_A) and b (pid $PID_B, port $PORT_B) up on database $DB"
 
 q() { psql -d "$DB" -Atc "$1"; }
-# One slower simulation (a few seconds of engine time) is sure to be in flight on the instance that is killed.
+# One slower simulation is sure to be in flight on the instance that is killed: 300 s of 20 request-response
+# pairs on 2 CPUs, about 17 M events, 4 s of engine time or more (20 s of it, at 0.5 s, finished before the kill).
 SLOW='{"name":"slow","topology":{"preset":"validation-2c"},"workloads":[{"name":"rr","type":"request-response",
-  "pairs":20,"serviceUs":20,"thinkUs":10}],"durationMs":20000}'
+  "pairs":20,"serviceUs":20,"thinkUs":10}],"durationMs":300000}'
 SLOW_ID=$(curl -fsS -X POST -H 'Content-Type: application/json' --data-binary "$SLOW" \
   "http://127.0.0.1:$PORT_A/api/v1/simulations" | jq -r .id) || fail "the slow simulation was not accepted"
 OWNER=""
@@ -122,6 +123,9 @@ ATTEMPTS=$(q "select coalesce(sum(attempts), 0) from simulation_run")
 OTHER=$(q "select count(*) from simulation where status <> 'SUCCEEDED'")
 (( SUCCEEDED == TOTAL && OTHER == 0 )) || fail "$SUCCEEDED of $TOTAL SUCCEEDED with a result, $OTHER not"
 (( RUNS == TOTAL && RUNS_OK == TOTAL )) || fail "$RUNS_OK of $RUNS runs SUCCEEDED (expected $TOTAL)"
+# The killed instance's runs (the slow one at least) were claimed again by the survivor.
+(( INFLIGHT >= 1 )) || fail "the killed instance was running no run (the slow simulation ended before the kill)"
+(( RECLAIMED >= INFLIGHT )) || fail "$RECLAIMED run(s) re-claimed, $INFLIGHT were in flight on the killed instance"
 # Through the API of the survivor: every submitted id is SUCCEEDED with a result.
 while read -r id; do
   s=$(curl -fsS "http://127.0.0.1:$SURVIVOR/api/v1/simulations/$id" | jq -r '.status + " " + (.result.variants | length | tostring)')
@@ -140,9 +144,8 @@ PORT_C=$(free_port 18083)
 PID_C=$(start_instance c "$PORT_C" "${H2_ARGS[@]}")
 PIDS+=("$PID_C")
 await_up "$PORT_C" 120 "$PID_C" || fail "instance c (H2) did not start"
-# One slower simulation (a few seconds of engine time) keeps the only worker busy, the small ones queue behind.
-SLOW='{"name":"slow","topology":{"preset":"validation-2c"},"workloads":[{"name":"rr","type":"request-response",
-  "pairs":20,"serviceUs":20,"thinkUs":10}],"durationMs":20000}'
+# The slower simulation (above: 4 s of engine time or more) keeps the only worker busy, the small ones queue
+# behind it.
 SLOW_ID=$(curl -fsS -X POST -H 'Content-Type: application/json' --data-binary "$SLOW" \
   "http://127.0.0.1:$PORT_C/api/v1/simulations" | jq -r .id) || fail "H2: the slow simulation was not accepted"
 TOTAL_SAVED=$TOTAL
