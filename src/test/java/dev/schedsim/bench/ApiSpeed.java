@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  * <li>Cores: submits one simulation of 2 variants × 4 repetitions of a larger machine and samples the service
  * process's CPU time (utime + stime of /proc/PID/stat) over the simulation's wall time; prints the mean
  * number of cores busy, next to the number of cores the machine has.</li>
+ * <li>Sweep: one simulation of 16 variants (4 kernel profiles × 4 HZ) × 20 repetitions of a validation case,
+ * 320 small runs: wall time from submission to SUCCEEDED, runs per second and the service's CPU per run.</li>
  * <li>Burst (a sweep as separate jobs): submits BURST validation jobs at once (the four cases in turn), waits
  * for all, and prints jobs per second and simulated seconds per wall second from the first submission to the
  * last finish, and the service's CPU time per job.</li>
@@ -86,10 +88,34 @@ public final class ApiSpeed {
         System.out.printf("validation cases, all   %s%n", summary(all));
         if (pid > 0) {
             cores(http, base, pid);
+            sweep(http, base, pid);
             if (burst > 0) {
                 burst(http, base, pid, burst);
             }
         }
+    }
+
+    private static void sweep(HttpClient http, String base, long pid) throws Exception {
+        StringBuilder variants = new StringBuilder();
+        for (String profile : new String[] {"5.15", "6.1", "6.6", "6.18"}) {
+            for (int hz : new int[] {100, 250, 300, 1000}) {
+                variants.append(variants.length() == 0 ? "" : ",").append(
+                        "{\"label\":\"%s-%d\",\"kernel\":{\"profile\":\"%s\",\"hz\":%d}}".formatted(profile, hz, profile, hz));
+            }
+        }
+        String body = """
+                {"name":"api-speed-sweep","topology":{"preset":"validation-2c"},
+                 "cgroups":[{"path":"/a","cpuMax":"150000 100000"}],
+                 "workloads":[{"name":"w","cgroup":"/a","type":"cpu-bound","threads":4}],
+                 "durationMs":3000,"seed":1,"repetitions":20,"variants":[%s]}""".formatted(variants);
+        long cpu0 = cpuTicks(pid);
+        long t0 = System.nanoTime();
+        String view = await(http, base, submit(http, base, body));
+        double wall = (System.nanoTime() - t0) / 1e9;
+        double cpu = (cpuTicks(pid) - cpu0) / 100.0; // USER_HZ
+        System.out.printf("sweep of 320 runs (16 variants x 20 repetitions of a 3 s validation case): status %s, "
+                + "%.2f s wall = %.0f runs/s, %.0fx real time in all; service CPU %.2f ms per run%n",
+                group(STATUS, view), wall, 320 / wall, 960 / wall, cpu * 1000 / 320);
     }
 
     private static void burst(HttpClient http, String base, long pid, int n) throws Exception {
