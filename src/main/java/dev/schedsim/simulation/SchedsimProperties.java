@@ -13,8 +13,9 @@ import org.springframework.util.unit.DataSize;
  * @param maxQueued    queued rows beyond which submissions get 503 with Retry-After
  * @param maxBodySize  largest accepted request body (413 beyond)
  * @param recovery     start-up recovery of rows left RUNNING
- * @param warmup       CPU time an idle worker spends after a start running sample requests, so that the JIT has
- *                     compiled the engine before the first jobs (default 15 s; 0 turns it off)
+ * @param warmup       CPU time an idle worker spends after a start running sample requests the way jobs run
+ *                     (engine and database statements, rolled back), so that the JIT has compiled that path
+ *                     before the first jobs; it gives way to jobs (default 15 s; 0 turns it off)
  */
 @ConfigurationProperties("schedsim")
 public record SchedsimProperties(Integer workers, Duration pollInterval, Duration progressInterval, Long maxQueued,

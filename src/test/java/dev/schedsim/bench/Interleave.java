@@ -9,7 +9,7 @@ import java.net.URLClassLoader;
 import java.util.Arrays;
 
 /**
- * Two builds of the engine in one JVM, each in its own class loader, run alternately: old, new, old, new … Each
+ * Two builds of the engine in one JVM, each in its own class loader, run alternately: old, new, new, old … Each
  * pair of runs is a few hundred milliseconds apart, so the host's noise on a shared machine (which moves a
  * single run by ±20 % and separate JVMs by more) falls on both sides of a pair alike; the ratio of each pair is
  * kept, and the median of those ratios is the result. Uses reflection only, so it compiles without the engine.

@@ -39,7 +39,7 @@ class EngineWarmupTests {
 
     /**
      * The warm-up budget (600 s of CPU) outlasts {@link Http#awaitFinished}'s polling: the job finishes only if the
-     * warming worker turns to it between warm-up runs.
+     * warming worker turns to it (its run in hand cancelled by the submission, or between warm-up runs).
      */
     @Test
     void aJobSubmittedDuringTheWarmupIsRun() throws InterruptedException {
