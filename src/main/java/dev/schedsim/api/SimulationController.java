@@ -107,18 +107,20 @@ class SimulationController {
     @GetMapping("/{id}")
     @Operation(summary = "Read a simulation: status, progress, the accepted request and, once SUCCEEDED, the result")
     SimulationView get(@Parameter(description = ID_DOC) @PathVariable String id) {
-        return SimulationView.of(find(id));
+        SimulationJob job = find(id);
+        return SimulationView.of(job, result(job));
     }
 
     @GetMapping(value = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "The result document alone, byte for byte as stored (409 until SUCCEEDED)")
     ResponseEntity<String> result(@Parameter(description = ID_DOC) @PathVariable String id) {
         SimulationJob job = find(id);
-        if (job.getResultJson() == null) {
+        String result = result(job);
+        if (result == null) {
             throw new SimulationQueue.StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no result");
         }
-        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(job.getResultJson());
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(result);
     }
 
     @PostMapping("/{id}/cancel")
@@ -126,7 +128,7 @@ class SimulationController {
             description = "200 with status CANCELLED (also when it was already cancelled); 409 when it already "
                     + "SUCCEEDED or FAILED.")
     SimulationView cancel(@Parameter(description = ID_DOC) @PathVariable String id) {
-        return SimulationView.of(simulations.cancel(id).orElseThrow(() -> notFound(id)));
+        return SimulationView.of(simulations.cancel(id).orElseThrow(() -> notFound(id)), null);
     }
 
     @DeleteMapping("/{id}")
@@ -137,6 +139,11 @@ class SimulationController {
             throw notFound(id);
         }
         return ResponseEntity.noContent().build();
+    }
+
+    /** The stored result document, looked up only for a SUCCEEDED simulation (null otherwise). */
+    private String result(SimulationJob job) {
+        return job.getStatus() == SimulationStatus.SUCCEEDED ? simulations.result(job.getId()).orElse(null) : null;
     }
 
     private SimulationJob find(String id) {

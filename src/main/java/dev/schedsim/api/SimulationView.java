@@ -17,9 +17,10 @@ record SimulationView(String id, String name, SimulationStatus status, Instant c
                       @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String result,
                       @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String error) {
 
-    static SimulationView of(SimulationJob j) {
+    /** The full view: the job with its result document (null until it SUCCEEDED). */
+    static SimulationView of(SimulationJob j, String resultJson) {
         return new SimulationView(j.getId(), j.getName(), j.getStatus(), j.getCreatedAt(), j.getStartedAt(),
-                j.getFinishedAt(), j.getProgress(), j.getEvents(), j.getRequestJson(), j.getResultJson(),
+                j.getFinishedAt(), j.getProgress(), j.getEvents(), j.getRequestJson(), resultJson,
                 j.getErrorJson());
     }
 

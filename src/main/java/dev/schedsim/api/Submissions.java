@@ -2,6 +2,7 @@ package dev.schedsim.api;
 
 import dev.schedsim.metrics.ServiceMetrics;
 import dev.schedsim.simulation.SimulationQueue;
+import dev.schedsim.simulation.SimulationStatus;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.List;
@@ -57,9 +58,13 @@ public class Submissions {
         URI location = URI.create("/api/v1/simulations/" + s.job().getId());
         if (s.created()) {
             metrics.submitted();
-            return ResponseEntity.status(HttpStatus.ACCEPTED).location(location).body(SimulationView.of(s.job()));
+            return ResponseEntity.status(HttpStatus.ACCEPTED).location(location)
+                    .body(SimulationView.of(s.job(), null));
         }
-        return ResponseEntity.ok().location(location).body(SimulationView.of(s.job()));
+        // A replay of the same request: the job as it stands, with its result once it SUCCEEDED.
+        String result = s.job().getStatus() == SimulationStatus.SUCCEEDED
+                ? simulations.result(s.job().getId()).orElse(null) : null;
+        return ResponseEntity.ok().location(location).body(SimulationView.of(s.job(), result));
     }
 
     /** A 404 problem ({@code not-found}) for an unknown {@code what}. */

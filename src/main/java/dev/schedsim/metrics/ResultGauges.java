@@ -3,6 +3,7 @@ package dev.schedsim.metrics;
 import dev.schedsim.simulation.SimulationFinished;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
+import dev.schedsim.simulation.SimulationResults;
 import dev.schedsim.simulation.SimulationStatus;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,6 +36,7 @@ class ResultGauges {
 
     private final MeterRegistry registry;
     private final SimulationJobs simulations;
+    private final SimulationResults results;
     private final int keep;
     private final Map<Key, Holder> gauges = new HashMap<>();
     private final Deque<String> order = new ArrayDeque<>();
@@ -49,9 +51,11 @@ class ResultGauges {
         Gauge gauge;
     }
 
-    ResultGauges(MeterRegistry registry, SimulationJobs simulations, MetricsProperties properties) {
+    ResultGauges(MeterRegistry registry, SimulationJobs simulations, SimulationResults results,
+                 MetricsProperties properties) {
         this.registry = registry;
         this.simulations = simulations;
+        this.results = results;
         this.keep = properties.resultSimulations();
     }
 
@@ -61,7 +65,7 @@ class ResultGauges {
                 PageRequest.of(0, Math.max(1, keep)));
         for (int i = recent.size() - 1; i >= 0; i--) {
             SimulationJob j = recent.get(i);
-            publish(j.getId(), j.label(), j.getResultJson());
+            publish(j.getId(), j.label(), results.findResultJson(j.getId()).orElse(null));
         }
     }
 

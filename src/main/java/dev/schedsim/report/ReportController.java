@@ -4,6 +4,8 @@ import dev.schedsim.api.Submissions;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
 import dev.schedsim.simulation.SimulationQueue;
+import dev.schedsim.simulation.SimulationResults;
+import dev.schedsim.simulation.SimulationStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -33,9 +35,11 @@ class ReportController {
     private static final List<MediaType> OFFERED = List.of(MediaType.TEXT_HTML, MediaType.valueOf("text/markdown"));
 
     private final SimulationJobs jobs;
+    private final SimulationResults results;
 
-    ReportController(SimulationJobs jobs) {
+    ReportController(SimulationJobs jobs, SimulationResults results) {
         this.jobs = jobs;
+        this.results = results;
     }
 
     @GetMapping("/api/v1/simulations/{id}/report")
@@ -54,11 +58,12 @@ class ReportController {
             throws HttpMediaTypeNotAcceptableException {
         SimulationJob job = jobs.findById(id).orElseThrow(() -> Submissions.notFound("no simulation " + id));
         boolean markdown = markdown(accept);
-        if (job.getResultJson() == null) {
+        String result = job.getStatus() == SimulationStatus.SUCCEEDED ? results.findResultJson(id).orElse(null) : null;
+        if (result == null) {
             throw new SimulationQueue.StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no result to report");
         }
-        ReportRenderer r = new ReportRenderer(job.getId(), job.getName(), job.getRequestJson(), job.getResultJson());
+        ReportRenderer r = new ReportRenderer(job.getId(), job.getName(), job.getRequestJson(), result);
         return ResponseEntity.ok().contentType(markdown ? MARKDOWN : HTML).header(HttpHeaders.VARY, "Accept")
                 .body(markdown ? r.markdown() : r.html());
     }

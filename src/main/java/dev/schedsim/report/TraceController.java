@@ -7,8 +7,8 @@ import dev.schedsim.simulation.SimulationJobs;
 import dev.schedsim.simulation.SimulationPlan;
 import dev.schedsim.simulation.SimulationPlanner;
 import dev.schedsim.simulation.SimulationQueue;
-import dev.schedsim.simulation.SimulationRun;
-import dev.schedsim.simulation.SimulationRuns;
+import dev.schedsim.simulation.SimulationRunReport;
+import dev.schedsim.simulation.SimulationRunReports;
 import dev.schedsim.simulation.SimulationStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -40,12 +40,12 @@ class TraceController {
     private static final int THROTTLE_TRACK = 100_000;
 
     private final SimulationJobs jobs;
-    private final SimulationRuns runs;
+    private final SimulationRunReports reports;
     private final SimulationPlanner planner;
 
-    TraceController(SimulationJobs jobs, SimulationRuns runs, SimulationPlanner planner) {
+    TraceController(SimulationJobs jobs, SimulationRunReports reports, SimulationPlanner planner) {
         this.jobs = jobs;
-        this.runs = runs;
+        this.reports = reports;
         this.planner = planner;
     }
 
@@ -67,13 +67,13 @@ class TraceController {
         if (plan.variants().isEmpty() || !plan.variants().get(0).spec().trace()) {
             throw Submissions.notFound("simulation " + id + " did not ask for a trace (set \"trace\": true)");
         }
-        List<SimulationRun> all = runs.findBySimulationIdOrderByRunIndex(id);
+        List<SimulationRunReport> all = reports.findBySimulationIdOrderByRunIndex(id);
         ObjectNode doc = NODES.objectNode();
         ArrayNode events = doc.putArray("traceEvents");
         boolean truncated = false;
         for (int v = 0; v < plan.variants().size(); v++) {
             int index = v * plan.repetitions();
-            SimulationRun run = all.stream().filter(r -> r.getRunIndex() == index).findFirst().orElse(null);
+            SimulationRunReport run = all.stream().filter(r -> r.getRunIndex() == index).findFirst().orElse(null);
             if (run == null || run.getReportJson() == null) {
                 continue;
             }

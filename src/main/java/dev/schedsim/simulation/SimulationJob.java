@@ -9,7 +9,8 @@ import jakarta.persistence.Table;
 import java.time.Instant;
 
 /**
- * One submitted simulation: the row is the truth of the queue. State changes go through conditional updates in
+ * One submitted simulation: the row is the truth of the queue. Its result document is a {@link SimulationResult}
+ * of its own, written once (the row changes while the simulation runs; see V3__documents_apart.sql). State changes go through conditional updates in
  * {@link SimulationJobs} so that several workers (and instances) never both own a row.
  */
 @Entity
@@ -29,8 +30,6 @@ public class SimulationJob {
     private double progress;
     @Column(name = "request_json")
     private String requestJson;
-    @Column(name = "result_json")
-    private String resultJson;
     @Column(name = "error_json")
     private String errorJson;
     @Column(name = "idempotency_key")
@@ -87,10 +86,6 @@ public class SimulationJob {
 
     public String getRequestJson() {
         return requestJson;
-    }
-
-    public String getResultJson() {
-        return resultJson;
     }
 
     public String getErrorJson() {

@@ -59,11 +59,11 @@ public interface SimulationJobs extends JpaRepository<SimulationJob, String> {
     @Modifying
     @Query("""
             update SimulationJob j set j.status = :outcome, j.finishedAt = :now, j.progress = :progress,
-              j.resultJson = :result, j.errorJson = :error, j.events = :events, j.heartbeatAt = :now
+              j.errorJson = :error, j.events = :events, j.heartbeatAt = :now
             where j.id = :id and (j.status = dev.schedsim.simulation.SimulationStatus.RUNNING
               or j.status = dev.schedsim.simulation.SimulationStatus.QUEUED)""")
     int finish(@Param("id") String id, @Param("outcome") SimulationStatus outcome,
-               @Param("progress") double progress, @Param("result") String result, @Param("error") String error,
+               @Param("progress") double progress, @Param("error") String error,
                @Param("events") long events, @Param("now") Instant now);
 
     @Transactional

@@ -30,6 +30,7 @@ public class SimulationQueue {
 
     private final SimulationJobs simulations;
     private final SimulationRuns runs;
+    private final SimulationResults results;
     private final SimulationPlanner planner;
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transactions;
@@ -40,11 +41,12 @@ public class SimulationQueue {
     /** Cancellation flags of the runs this instance is running, by run id ({@code simulationId/index}). */
     private final Map<String, AtomicBoolean> running = new ConcurrentHashMap<>();
 
-    SimulationQueue(SimulationJobs simulations, SimulationRuns runs, SimulationPlanner planner,
-                    ApplicationEventPublisher events, TransactionTemplate transactions, Clock clock,
-                    SchedsimProperties properties) {
+    SimulationQueue(SimulationJobs simulations, SimulationRuns runs, SimulationResults results,
+                    SimulationPlanner planner, ApplicationEventPublisher events, TransactionTemplate transactions,
+                    Clock clock, SchedsimProperties properties) {
         this.simulations = simulations;
         this.runs = runs;
+        this.results = results;
         this.planner = planner;
         this.events = events;
         this.transactions = transactions;
@@ -125,6 +127,11 @@ public class SimulationQueue {
 
     public Optional<SimulationJob> find(String id) {
         return simulations.findById(id);
+    }
+
+    /** The result document of a SUCCEEDED simulation; empty before (or when it did not succeed). */
+    public Optional<String> result(String id) {
+        return results.findResultJson(id);
     }
 
     public Page<SimulationJob> search(SimulationStatus status, String name, int page, int size) {
@@ -276,7 +283,7 @@ public class SimulationQueue {
         } catch (RuntimeException e) {
             // An unreadable legacy request: fail it rather than retry it forever.
             log.warn("simulation {} cannot be planned: {}", id, e.toString());
-            simulations.finish(id, SimulationStatus.FAILED, 0, null, SimulationRunner.problemJson(
+            simulations.finish(id, SimulationStatus.FAILED, 0, SimulationRunner.problemJson(
                     "simulation-failed", "Simulation failed", 500, e.toString()), 0, clock.instant());
             return false;
         }

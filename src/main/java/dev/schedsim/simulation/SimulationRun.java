@@ -43,8 +43,6 @@ public class SimulationRun implements Persistable<String> {
     private long events;
     @Column(name = "simulated_us")
     private long simulatedUs;
-    @Column(name = "report_json")
-    private String reportJson;
     /** Runs are only ever inserted new: a plain insert, so a concurrent duplicate fails on the unique index. */
     @Transient
     private boolean fresh = true;
@@ -122,9 +120,5 @@ public class SimulationRun implements Persistable<String> {
 
     public long getSimulatedUs() {
         return simulatedUs;
-    }
-
-    public String getReportJson() {
-        return reportJson;
     }
 }

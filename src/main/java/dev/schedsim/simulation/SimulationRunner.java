@@ -38,6 +38,8 @@ class SimulationRunner {
 
     private final SimulationJobs simulations;
     private final SimulationRuns runs;
+    private final SimulationResults results;
+    private final SimulationRunReports reports;
     private final SimulationQueue queue;
     private final SimulationPlanner planner;
     private final ApplicationEventPublisher events;
@@ -45,12 +47,15 @@ class SimulationRunner {
     private final SchedsimProperties properties;
     private final TransactionTemplate transactions;
 
-    SimulationRunner(SimulationJobs simulations, SimulationRuns runs, SimulationQueue queue,
-                     SimulationPlanner planner, ApplicationEventPublisher events, Clock clock,
-                     SchedsimProperties properties, TransactionTemplate transactions) {
+    SimulationRunner(SimulationJobs simulations, SimulationRuns runs, SimulationResults results,
+                     SimulationRunReports reports, SimulationQueue queue, SimulationPlanner planner,
+                     ApplicationEventPublisher events, Clock clock, SchedsimProperties properties,
+                     TransactionTemplate transactions) {
         this.transactions = transactions;
         this.simulations = simulations;
         this.runs = runs;
+        this.results = results;
+        this.reports = reports;
         this.queue = queue;
         this.planner = planner;
         this.events = events;
@@ -77,8 +82,8 @@ class SimulationRunner {
                 finishOnlyRun(claim, worker, plan, report, reportJson);
             } else {
                 Instant now = clock.instant();
-                if (runs.finish(claim.runId(), worker, SimulationStatus.SUCCEEDED, 1.0, report.events(),
-                        report.simulatedUs(), reportJson, now) == 1) {
+                if (Boolean.TRUE.equals(transactions.execute(tx -> finishRun(claim, worker, report, reportJson,
+                        now)))) {
                     simulations.aggregate(id, now);
                     completeIfDone(id, plan);
                 }
@@ -143,14 +148,14 @@ class SimulationRunner {
             String id = UUID.randomUUID().toString();
             simulations.saveAndFlush(new SimulationJob(id, "warmup", now, requestJson, "warmup", null));
             runs.saveAllAndFlush(List.of(new SimulationRun(id, 0, now)));
-            String runId = SimulationRun.id(id, 0);
-            runs.markRunning(runId, worker, now);
+            SimulationQueue.Claim claim = new SimulationQueue.Claim(SimulationRun.id(id, 0), id, 0, requestJson);
+            runs.markRunning(claim.runId(), worker, now);
             simulations.markRunning(id, worker, now);
             simulations.findRequestJson(id);
-            runs.heartbeat(runId, worker, 0.5, report.events() / 2, now);
-            runs.finish(runId, worker, SimulationStatus.SUCCEEDED, 1.0, report.events(), report.simulatedUs(),
-                    reportJson, now);
-            simulations.finish(id, SimulationStatus.SUCCEEDED, 1.0, result, null, report.events(), now);
+            runs.heartbeat(claim.runId(), worker, 0.5, report.events() / 2, now);
+            finishRun(claim, worker, report, reportJson, now);
+            succeed(id, result, report.events(), now);
+            runs.flush();
         });
     }
 
@@ -169,8 +174,7 @@ class SimulationRunner {
         }
         Instant now = clock.instant();
         String error = problemJson("simulation-failed", "Simulation failed", 500, "a run of the simulation failed");
-        if (simulations.finish(id, SimulationStatus.FAILED, job.getProgress(), null, error, job.getEvents(),
-                now) == 1) {
+        if (simulations.finish(id, SimulationStatus.FAILED, job.getProgress(), error, job.getEvents(), now) == 1) {
             runs.cancelAll(id, now);
             publish(id, SimulationStatus.FAILED, now, job.getEvents(), 0, null);
         }
@@ -185,9 +189,8 @@ class SimulationRunner {
         String id = claim.simulationId();
         String result = ResultDocument.build(plan, List.of(List.of(report)));
         Instant now = clock.instant();
-        Boolean done = transactions.execute(tx -> runs.finish(claim.runId(), worker, SimulationStatus.SUCCEEDED, 1.0,
-                report.events(), report.simulatedUs(), reportJson, now) == 1
-                && simulations.finish(id, SimulationStatus.SUCCEEDED, 1.0, result, null, report.events(), now) == 1);
+        Boolean done = transactions.execute(tx -> finishRun(claim, worker, report, reportJson, now)
+                && succeed(id, result, report.events(), now));
         if (Boolean.TRUE.equals(done)) {
             publish(id, SimulationStatus.SUCCEEDED, now, report.events(), report.simulatedUs(), result);
         }
@@ -198,23 +201,28 @@ class SimulationRunner {
         if (runs.countBySimulationIdAndStatusNot(id, SimulationStatus.SUCCEEDED) > 0) {
             return;
         }
-        List<SimulationRun> all = runs.findBySimulationIdOrderByRunIndex(id);
-        List<List<Report>> reports = new ArrayList<>();
+        List<SimulationRunReport> stored = reports.findBySimulationIdOrderByRunIndex(id);
+        if (stored.size() != plan.runs()) {
+            throw new IllegalStateException("simulation " + id + " has " + stored.size() + " stored reports for "
+                    + plan.runs() + " runs");
+        }
+        List<List<Report>> byVariant = new ArrayList<>();
         long events = 0;
         long simulatedUs = 0;
         for (int v = 0; v < plan.variants().size(); v++) {
             List<Report> variant = new ArrayList<>();
             for (int r = 0; r < plan.repetitions(); r++) {
-                SimulationRun run = all.get(v * plan.repetitions() + r);
-                variant.add(JSON.readValue(run.getReportJson(), Report.class));
-                events += run.getEvents();
-                simulatedUs += run.getSimulatedUs();
+                Report report = JSON.readValue(stored.get(v * plan.repetitions() + r).getReportJson(), Report.class);
+                variant.add(report);
+                events += report.events();
+                simulatedUs += report.simulatedUs();
             }
-            reports.add(variant);
+            byVariant.add(variant);
         }
-        String result = ResultDocument.build(plan, reports);
+        String result = ResultDocument.build(plan, byVariant);
         Instant now = clock.instant();
-        if (simulations.finish(id, SimulationStatus.SUCCEEDED, 1.0, result, null, events, now) == 1) {
+        long total = events;
+        if (Boolean.TRUE.equals(transactions.execute(tx -> succeed(id, result, total, now)))) {
             publish(id, SimulationStatus.SUCCEEDED, now, events, simulatedUs, result);
         }
     }
@@ -223,17 +231,43 @@ class SimulationRunner {
         Instant now = clock.instant();
         long events = control == null ? 0 : control.events();
         if (runs.finish(claim.runId(), worker, SimulationStatus.FAILED, control == null ? 0 : control.fraction(),
-                events, 0, null, now) == 0) {
+                events, 0, now) == 0) {
             return;
         }
         String id = claim.simulationId();
         simulations.aggregate(id, now);
         SimulationJob job = simulations.findById(id).orElse(null);
-        if (job != null && simulations.finish(id, SimulationStatus.FAILED, job.getProgress(), null,
+        if (job != null && simulations.finish(id, SimulationStatus.FAILED, job.getProgress(),
                 JSON.writeValueAsString(error), job.getEvents(), now) == 1) {
             runs.cancelAll(id, now);
             publish(id, SimulationStatus.FAILED, now, job.getEvents(), 0, null);
         }
+    }
+
+    /**
+     * In the caller's transaction: the run SUCCEEDED (when it is still this worker's) and its report stored.
+     * False when the run was no longer this worker's (cancelled, or requeued after a stale heartbeat).
+     */
+    private boolean finishRun(SimulationQueue.Claim claim, String worker, Report report, String reportJson,
+                              Instant now) {
+        if (runs.finish(claim.runId(), worker, SimulationStatus.SUCCEEDED, 1.0, report.events(),
+                report.simulatedUs(), now) != 1) {
+            return false;
+        }
+        reports.save(new SimulationRunReport(claim.simulationId(), claim.runIndex(), reportJson));
+        return true;
+    }
+
+    /**
+     * In the caller's transaction: the simulation SUCCEEDED with its result stored, once; false when it had
+     * already ended (cancelled, failed, or settled by another worker).
+     */
+    private boolean succeed(String id, String result, long events, Instant now) {
+        if (simulations.finish(id, SimulationStatus.SUCCEEDED, 1.0, null, events, now) != 1) {
+            return false;
+        }
+        results.save(new SimulationResult(id, result));
+        return true;
     }
 
     private void publish(String id, SimulationStatus outcome, Instant now, long events, long simulatedUs,

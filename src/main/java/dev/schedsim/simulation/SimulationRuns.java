@@ -48,12 +48,12 @@ public interface SimulationRuns extends JpaRepository<SimulationRun, String> {
     @Modifying
     @Query("""
             update SimulationRun r set r.status = :outcome, r.finishedAt = :now, r.heartbeatAt = :now,
-              r.progress = :progress, r.events = :events, r.simulatedUs = :simulatedUs, r.reportJson = :report
+              r.progress = :progress, r.events = :events, r.simulatedUs = :simulatedUs
             where r.id = :id and r.status = dev.schedsim.simulation.SimulationStatus.RUNNING
               and r.workerId = :worker""")
     int finish(@Param("id") String id, @Param("worker") String worker, @Param("outcome") SimulationStatus outcome,
                @Param("progress") double progress, @Param("events") long events,
-               @Param("simulatedUs") long simulatedUs, @Param("report") String report, @Param("now") Instant now);
+               @Param("simulatedUs") long simulatedUs, @Param("now") Instant now);
 
     /** A run this worker gave up (shutdown) goes back to the queue. */
     @Transactional

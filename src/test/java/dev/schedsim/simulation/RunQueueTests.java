@@ -51,8 +51,11 @@ class RunQueueTests {
             assertThat(runs).hasSize(4).allSatisfy(r -> {
                 assertThat(r.getStatus()).isEqualTo(SimulationStatus.SUCCEEDED);
                 assertThat(r.getAttempts()).isEqualTo(1);
-                assertThat(r.getReportJson()).isNotBlank();
             });
+            List<SimulationRunReport> reports = ctx.getBean(SimulationRunReports.class)
+                    .findBySimulationIdOrderByRunIndex(id);
+            assertThat(reports).extracting(SimulationRunReport::getRunIndex).containsExactly(0, 1, 2, 3);
+            assertThat(reports).allSatisfy(r -> assertThat(r.getReportJson()).contains("\"events\""));
             assertThat(done.path("events").asLong()).isEqualTo(runs.stream().mapToLong(SimulationRun::getEvents)
                     .sum());
             JsonNode variants = done.path("result").path("variants");
@@ -99,8 +102,10 @@ class RunQueueTests {
             String result = http.get("/api/v1/simulations/" + id + "/result").body();
             // What a worker killed between storing the last run and settling the simulation leaves behind.
             Timestamp old = Timestamp.from(Instant.now().minusSeconds(5));
-            ctx.getBean(JdbcTemplate.class).update("update simulation set status = 'RUNNING', result_json = null, "
-                    + "finished_at = null, heartbeat_at = ? where id = ?", old, id);
+            JdbcTemplate jdbc = ctx.getBean(JdbcTemplate.class);
+            jdbc.update("delete from simulation_result where simulation_id = ?", id);
+            jdbc.update("update simulation set status = 'RUNNING', finished_at = null, heartbeat_at = ? where id = ?",
+                    old, id);
             JsonNode done = http.awaitFinished(id);
             assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
             assertThat(http.get("/api/v1/simulations/" + id + "/result").body()).isEqualTo(result);
