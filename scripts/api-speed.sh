@@ -2,8 +2,9 @@
 # API speed benchmark (not run by CI): starts the service (H2 in a temp dir), then runs
 # src/test/java/dev/schedsim/bench/ApiSpeed.java against it: the real-time factor of the 2-CPU validation cases
 # through the API (simulated time / the job's startedAt→finishedAt), and the cores a simulation of 2 variants ×
-# 4 repetitions keeps busy. AS_JOBS (40) jobs per case. AS_BURST (200) validation jobs submitted at once last:
-# jobs per second and the service's CPU per job (a sweep as separate jobs); 0 skips it.
+# 4 repetitions keeps busy. AS_JOBS (40) jobs per case (0: none measured, after the 20 warm-up jobs). AS_SWEEPS
+# (1) sweeps of 320 runs in a row, each with the H2 database's size after it. AS_BURST (200) validation jobs
+# submitted at once last: jobs per second and the service's CPU per job (a sweep as separate jobs); 0 skips it.
 # Side by side: AS_JARS="old.jar new.jar" starts one service per jar and measures them in turns, AS_ROUNDS (2)
 # rounds, so that both see the same machine. AS_SETTLE (0) seconds to wait once the services are up before the
 # first job: 0 measures a cold service, 25 one that had its start-up JIT warm-up (schedsim.warmup, 15 s of CPU).
@@ -43,7 +44,8 @@ for r in $(seq 1 "$ROUNDS"); do
   i=0
   for JAR in $JARS; do
     echo "== round $r: $JAR"
-    java src/test/java/dev/schedsim/bench/ApiSpeed.java "http://127.0.0.1:${PORTS[$i]}" "${PIDS[$i]}" "$JOBS" "${AS_BURST:-200}"
+    java src/test/java/dev/schedsim/bench/ApiSpeed.java "http://127.0.0.1:${PORTS[$i]}" "${PIDS[$i]}" "$JOBS" \
+      "${AS_BURST:-200}" "${AS_SWEEPS:-1}" "$WORK/h2-$i"
     i=$((i + 1))
   done
 done

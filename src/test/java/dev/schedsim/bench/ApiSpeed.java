@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * process's CPU time (utime + stime of /proc/PID/stat) over the simulation's wall time; prints the mean
  * number of cores busy, next to the number of cores the machine has.</li>
  * <li>Sweep: one simulation of 16 variants (4 kernel profiles × 4 HZ) × 20 repetitions of a validation case,
- * 320 small runs: wall time from submission to SUCCEEDED, runs per second and the service's CPU per run.</li>
+ * 320 small runs: wall time from submission to SUCCEEDED, runs per second and the service's CPU per run, and
+ * the size of the database after it (SWEEPS sweeps in a row, default 1).</li>
  * <li>Burst (a sweep as separate jobs): submits BURST validation jobs at once (the four cases in turn), waits
  * for all, and prints jobs per second and simulated seconds per wall second from the first submission to the
  * last finish, and the service's CPU time per job.</li>
@@ -61,6 +62,8 @@ public final class ApiSpeed {
         long pid = args.length > 1 ? Long.parseLong(args[1]) : -1;
         int jobs = args.length > 2 ? Integer.parseInt(args[2]) : 40;
         int burst = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+        int sweeps = args.length > 4 ? Integer.parseInt(args[4]) : 1;
+        Path database = args.length > 5 ? Path.of(args[5]) : null;
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         // Warm-up: the JIT compiles the engine and the service paths.
         for (int i = 0; i < 20; i++) {
@@ -82,20 +85,24 @@ public final class ApiSpeed {
                 all.add(factor);
             }
         }
-        for (int k = 0; k < CASES.length; k++) {
-            System.out.printf("validation case %-12s %s%n", CASES[k][0], summary(byCase.get(k)));
+        if (jobs > 0) {
+            for (int k = 0; k < CASES.length; k++) {
+                System.out.printf("validation case %-12s %s%n", CASES[k][0], summary(byCase.get(k)));
+            }
+            System.out.printf("validation cases, all   %s%n", summary(all));
         }
-        System.out.printf("validation cases, all   %s%n", summary(all));
         if (pid > 0) {
             cores(http, base, pid);
-            sweep(http, base, pid);
+            for (int i = 0; i < sweeps; i++) {
+                sweep(http, base, pid, database);
+            }
             if (burst > 0) {
                 burst(http, base, pid, burst);
             }
         }
     }
 
-    private static void sweep(HttpClient http, String base, long pid) throws Exception {
+    private static void sweep(HttpClient http, String base, long pid, Path database) throws Exception {
         StringBuilder variants = new StringBuilder();
         for (String profile : new String[] {"5.15", "6.1", "6.6", "6.18"}) {
             for (int hz : new int[] {100, 250, 300, 1000}) {
@@ -114,8 +121,16 @@ public final class ApiSpeed {
         double wall = (System.nanoTime() - t0) / 1e9;
         double cpu = (cpuTicks(pid) - cpu0) / 100.0; // USER_HZ
         System.out.printf("sweep of 320 runs (16 variants x 20 repetitions of a 3 s validation case): status %s, "
-                + "%.2f s wall = %.0f runs/s, %.0fx real time in all; service CPU %.2f ms per run%n",
-                group(STATUS, view), wall, 320 / wall, 960 / wall, cpu * 1000 / 320);
+                + "%.2f s wall = %.0f runs/s, %.0fx real time in all; service CPU %.2f ms per run%s%n",
+                group(STATUS, view), wall, 320 / wall, 960 / wall, cpu * 1000 / 320,
+                database == null ? "" : "; database %.0f MB".formatted(size(database) / 1e6));
+    }
+
+    /** The bytes of the files under a directory (the H2 database). */
+    private static long size(Path dir) throws java.io.IOException {
+        try (var files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
     }
 
     private static void burst(HttpClient http, String base, long pid, int n) throws Exception {
