@@ -92,3 +92,9 @@ extract_src() {
     git archive "$1" src | tar -x -C "$2"
   fi
 }
+
+# The options of the default H2 URL (what follows the path in application.properties), so that the scripts run
+# the database as users get it.
+h2_options() {
+  sed -n 's/^spring\.datasource\.url=[^;]*//p' src/main/resources/application.properties
+}

@@ -20,7 +20,7 @@ trap cleanup EXIT
 JAR=$(service_jar)
 PORT=$(free_port 18095)
 java -Xmx768m -jar "$JAR" --server.port="$PORT" --logging.level.root=WARN --schedsim.max-queued=10000000 \
-  --spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim;AUTO_SERVER=FALSE;WRITE_DELAY=0" >"$WORK/service.log" 2>&1 &
+  --spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim$(h2_options)" >"$WORK/service.log" 2>&1 &
 PID=$!
 await_up "$PORT" 120 "$PID" || { tail -n 30 "$WORK/service.log"; exit 1; }
 timeout $((SECONDS_ + 60)) java src/test/java/dev/schedsim/bench/LoadTest.java "http://127.0.0.1:$PORT" "$CLIENTS" "$SECONDS_"

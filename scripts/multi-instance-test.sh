@@ -100,8 +100,11 @@ while (( $(q "select count(*) from simulation where status = 'SUCCEEDED'") < KIL
   check_time
   sleep 0.1
 done
-INFLIGHT=$(q "select count(*) from simulation_run where status = 'RUNNING' and worker_id like '${VICTIM_PID}@%'")
 kill -9 "$VICTIM_PID"
+while kill -0 "$VICTIM_PID" 2>/dev/null; do sleep 0.01; done
+# Counted after the kill: the dead instance's runs stay RUNNING in its name until the reaper requeues them (a run
+# counted before the kill could still have finished in between).
+INFLIGHT=$(q "select count(*) from simulation_run where status = 'RUNNING' and worker_id like '${VICTIM_PID}@%'")
 echo "SIGKILL to instance $VICTIM after $(q "select count(*) from simulation where status = 'SUCCEEDED'")" \
   "succeeded (it was running $INFLIGHT run(s)); submissions fail over to the other instance"
 wait "$SUBMITTER" || fail "submissions failed"
@@ -114,10 +117,11 @@ while :; do
   sleep 0.5
 done
 
-SUCCEEDED=$(q "select count(*) from simulation where status = 'SUCCEEDED' and result_json is not null
-               and finished_at is not null")
+SUCCEEDED=$(q "select count(*) from simulation s join simulation_result r on r.simulation_id = s.id
+               where s.status = 'SUCCEEDED' and s.finished_at is not null")
 RUNS=$(q "select count(*) from simulation_run")
-RUNS_OK=$(q "select count(*) from simulation_run where status = 'SUCCEEDED' and report_json is not null")
+RUNS_OK=$(q "select count(*) from simulation_run r join simulation_run_report p on p.run_id = r.id
+             where r.status = 'SUCCEEDED'")
 RECLAIMED=$(q "select count(*) from simulation_run where attempts > 1")
 ATTEMPTS=$(q "select coalesce(sum(attempts), 0) from simulation_run")
 OTHER=$(q "select count(*) from simulation where status <> 'SUCCEEDED'")
@@ -137,25 +141,37 @@ echo "postgres: $SUCCEEDED/$TOTAL SUCCEEDED once with one result; $RUNS_OK/$RUNS
 kill -9 "$PID_A" "$PID_B" 2>/dev/null || true
 
 # ---------------------------------------------------------------- 2. one instance on H2, kill -9, restart
-H2_ARGS=(--spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim;AUTO_SERVER=FALSE;WRITE_DELAY=0"
+H2_ARGS=(--spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim$(h2_options)"
   --schedsim.workers=1)
 H2_TOTAL=$((TOTAL / 4))
 PORT_C=$(free_port 18083)
 PID_C=$(start_instance c "$PORT_C" "${H2_ARGS[@]}")
 PIDS+=("$PID_C")
 await_up "$PORT_C" 120 "$PID_C" || fail "instance c (H2) did not start"
+# One small simulation first, run to the end: the kill must not undo an end a client was told of.
+FIRST_ID=$(submit_one "$RUN_KEY-h2-first" 0 "$PORT_C") || fail "H2: the first simulation was not accepted"
+until [[ $(curl -fsS "http://127.0.0.1:$PORT_C/api/v1/simulations/$FIRST_ID" | jq -r .status) == SUCCEEDED ]]; do
+  check_time
+  sleep 0.05
+done
 # The slower simulation (above: 4 s of engine time or more) keeps the only worker busy, the small ones queue
 # behind it.
 SLOW_ID=$(curl -fsS -X POST -H 'Content-Type: application/json' --data-binary "$SLOW" \
   "http://127.0.0.1:$PORT_C/api/v1/simulations" | jq -r .id) || fail "H2: the slow simulation was not accepted"
 TOTAL_SAVED=$TOTAL
-TOTAL=$((H2_TOTAL - 1)) RUN_KEY="$RUN_KEY-h2"
+TOTAL=$((H2_TOTAL - 3)) RUN_KEY="$RUN_KEY-h2"
 submit_all "$PORT_C"
 TOTAL=$TOTAL_SAVED
 echo "$SLOW_ID" >>"$WORK/ids"
+echo "$FIRST_ID" >>"$WORK/ids"
 view() { curl -fsS "http://127.0.0.1:$1/api/v1/simulations?size=100&status=$2" | jq -r .totalElements; }
 while (( $(view "$PORT_C" RUNNING) < 1 )); do check_time; sleep 0.05; done
 BEFORE="$(view "$PORT_C" QUEUED) queued, $(view "$PORT_C" RUNNING) running, $(view "$PORT_C" SUCCEEDED) succeeded"
+curl -fsS "http://127.0.0.1:$PORT_C/api/v1/simulations?size=100&status=SUCCEEDED" | jq -r '.content[].id' \
+  >"$WORK/h2-done" || true
+# One more submission, and the kill as soon as it is acknowledged: H2 writes commits to its file within its
+# write delay, so only the CHECKPOINT before the 202 keeps this one.
+LAST_ID=$(submit_one "$RUN_KEY-h2-last" 0 "$PORT_C") || fail "H2: the last simulation was not accepted"
 kill -9 "$PID_C"
 wait "$PID_C" 2>/dev/null || true
 echo "SIGKILL to the H2 instance with $BEFORE; restarting on the same database file"
@@ -164,6 +180,13 @@ PIDS+=("$PID_D")
 await_up "$PORT_C" 120 "$PID_D" || fail "the H2 instance did not restart"
 [[ $(curl -fsS "http://127.0.0.1:$PORT_C/api/v1/simulations?size=1" | jq -r .totalElements) == "$H2_TOTAL" ]] \
   || fail "H2: simulations lost by the kill -9"
+echo "$LAST_ID" >>"$WORK/ids"
+# What had ended before the kill (acknowledged to clients) reads the same after it.
+grep -qx "$FIRST_ID" "$WORK/h2-done" || fail "H2: the first simulation was not listed as SUCCEEDED before the kill"
+while read -r id; do
+  s=$(curl -fsS "http://127.0.0.1:$PORT_C/api/v1/simulations/$id" | jq -r .status)
+  [[ "$s" == SUCCEEDED ]] || fail "H2: simulation $id SUCCEEDED before the kill -9 and is $s after it"
+done <"$WORK/h2-done"
 while (( $(view "$PORT_C" SUCCEEDED) < H2_TOTAL )); do
   check_time
   (( $(view "$PORT_C" FAILED) + $(view "$PORT_C" CANCELLED) == 0 )) || fail "H2: a simulation did not succeed"

@@ -1,6 +1,7 @@
 package dev.schedsim.api;
 
 import dev.schedsim.engine.topology.TopologyPresets;
+import dev.schedsim.simulation.Durability;
 import dev.schedsim.topology.SavedTopologies;
 import dev.schedsim.topology.SavedTopology;
 import io.swagger.v3.oas.annotations.Operation;
@@ -28,6 +29,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/topologies")
 @Tag(name = "topologies", description = "Named machines: presets and saved topologies")
 class TopologyController {
+    private final Durability durability;
     private final SavedTopologies topologies;
     private final Topologies resolver;
     private final RequestReader reader;
@@ -35,7 +37,8 @@ class TopologyController {
     private final Clock clock;
 
     TopologyController(SavedTopologies topologies, Topologies resolver, RequestReader reader, Limits limits,
-                       Clock clock) {
+                       Clock clock, Durability durability) {
+        this.durability = durability;
         this.topologies = topologies;
         this.resolver = resolver;
         this.reader = reader;
@@ -114,6 +117,7 @@ class TopologyController {
         } catch (DataIntegrityViolationException e) {
             throw new NameConflictException("a topology named '" + r.name() + "' is already saved");
         }
+        durability.flush();
         return ResponseEntity.status(HttpStatus.CREATED).location(URI.create("/api/v1/topologies/" + r.name()))
                 .body(view(saved));
     }

@@ -36,6 +36,7 @@ public class SimulationQueue {
     private final TransactionTemplate transactions;
     private final Clock clock;
     private final SchedsimProperties properties;
+    private final Durability durability;
     /** Wakes this instance's idle workers when a submission queued runs (others find them by polling). */
     private final java.util.concurrent.Semaphore queued = new java.util.concurrent.Semaphore(0);
     /** Cancellation flags of the runs this instance is running, by run id ({@code simulationId/index}). */
@@ -43,7 +44,8 @@ public class SimulationQueue {
 
     SimulationQueue(SimulationJobs simulations, SimulationRuns runs, SimulationResults results,
                     SimulationPlanner planner, ApplicationEventPublisher events, TransactionTemplate transactions,
-                    Clock clock, SchedsimProperties properties) {
+                    Clock clock, SchedsimProperties properties, Durability durability) {
+        this.durability = durability;
         this.simulations = simulations;
         this.runs = runs;
         this.results = results;
@@ -106,6 +108,7 @@ public class SimulationQueue {
                 createRuns(saved.getId(), n, saved.getCreatedAt());
                 return saved;
             }), true);
+            durability.flush();
             int idle = Math.min(n, properties.workers()) - queued.availablePermits();
             if (idle > 0) {
                 queued.release(idle);
@@ -160,6 +163,7 @@ public class SimulationQueue {
         }
         // Runs running here stop at their next engine check; those on other instances at their next heartbeat.
         runs.cancelAll(id, now);
+        durability.flush();
         running.forEach((run, flag) -> {
             if (run.startsWith(id + "/")) {
                 flag.set(true);
@@ -179,7 +183,9 @@ public class SimulationQueue {
         if (job.isEmpty()) {
             return false;
         }
-        if (simulations.deleteFinished(id) == 0) {
+        int deleted = simulations.deleteFinished(id);
+        durability.flush();
+        if (deleted == 0) {
             if (simulations.existsById(id)) {
                 throw new StateConflictException("simulation " + id + " is " + simulations.findById(id)
                         .map(SimulationJob::getStatus).orElse(SimulationStatus.QUEUED)

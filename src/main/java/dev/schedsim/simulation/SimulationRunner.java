@@ -46,12 +46,14 @@ class SimulationRunner {
     private final Clock clock;
     private final SchedsimProperties properties;
     private final TransactionTemplate transactions;
+    private final Durability durability;
 
     SimulationRunner(SimulationJobs simulations, SimulationRuns runs, SimulationResults results,
                      SimulationRunReports reports, SimulationQueue queue, SimulationPlanner planner,
                      ApplicationEventPublisher events, Clock clock, SchedsimProperties properties,
-                     TransactionTemplate transactions) {
+                     TransactionTemplate transactions, Durability durability) {
         this.transactions = transactions;
+        this.durability = durability;
         this.simulations = simulations;
         this.runs = runs;
         this.results = results;
@@ -272,6 +274,8 @@ class SimulationRunner {
 
     private void publish(String id, SimulationStatus outcome, Instant now, long events, long simulatedUs,
                          String result) {
+        // A simulation's end is what clients wait for: on disk before anyone is told.
+        durability.flush();
         SimulationJob job = simulations.findById(id).orElse(null);
         String label = job == null ? id : job.label();
         Instant start = job == null || job.getStartedAt() == null ? now : job.getStartedAt();
