@@ -5,8 +5,9 @@
 # 4 repetitions keeps busy. AS_JOBS (40) jobs per case (0: none measured, after the 20 warm-up jobs). AS_SWEEPS
 # (1) sweeps of 320 runs in a row, each with the H2 database's size after it. AS_BURST (200) validation jobs
 # submitted at once last: jobs per second and the service's CPU per job (a sweep as separate jobs); 0 skips it.
-# Side by side: AS_JARS="old.jar new.jar" starts one service per jar and measures them in turns, AS_ROUNDS (2)
-# rounds, so that both see the same machine. AS_SETTLE (0) seconds to wait once the services are up before the
+# Side by side: AS_JARS="old.jar new.jar" starts one service per jar and measures them in turns, AS_ROUNDS (1)
+# rounds, so that both see the same machine; an entry JAR=OPTIONS gives that jar its own H2 URL options (default:
+# those of application.properties, or AS_H2_OPTIONS). AS_SETTLE (0) seconds to wait once the services are up before the
 # first job: 0 measures a cold service, 25 one that had its start-up JIT warm-up (schedsim.warmup, 15 s of CPU).
 # Stops the services on exit.
 set -euo pipefail
@@ -16,7 +17,7 @@ JOBS=${AS_JOBS:-40}
 ROUNDS=${AS_ROUNDS:-1}
 JARS=${AS_JARS:-$(service_jar)}
 # The default H2 URL's options (application.properties), so that the jobs pay what they pay by default.
-H2_OPTIONS=${AS_H2_OPTIONS:-$(sed -n 's/^spring\.datasource\.url=[^;]*//p' src/main/resources/application.properties)}
+H2_OPTIONS=${AS_H2_OPTIONS:-$(h2_options)}
 mkdir -p target
 WORK=$(mktemp -d "${PWD}/target/api-speed.XXXXXX")
 PIDS=()
@@ -27,10 +28,13 @@ cleanup() {
 trap cleanup EXIT
 PORTS=()
 i=0
-for JAR in $JARS; do
+for SPEC in $JARS; do
+  # JAR=OPTIONS runs that jar with its own H2 URL options (an older build's defaults, say).
+  JAR=${SPEC%%=*} OPTIONS=$H2_OPTIONS
+  [[ "$SPEC" == *=* ]] && OPTIONS=${SPEC#*=}
   PORT=$(free_port $((18097 + i)))
   java -Xmx1g -jar "$JAR" --server.port="$PORT" --logging.level.root=WARN \
-    --spring.datasource.url="jdbc:h2:file:$WORK/h2-$i/schedsim$H2_OPTIONS" >"$WORK/service-$i.log" 2>&1 &
+    --spring.datasource.url="jdbc:h2:file:$WORK/h2-$i/schedsim$OPTIONS" >"$WORK/service-$i.log" 2>&1 &
   PIDS+=($!)
   await_up "$PORT" 120 "$!" || { tail -n 30 "$WORK/service-$i.log"; exit 1; }
   PORTS+=("$PORT")
@@ -42,8 +46,8 @@ if [[ "${AS_SETTLE:-0}" != 0 ]]; then
 fi
 for r in $(seq 1 "$ROUNDS"); do
   i=0
-  for JAR in $JARS; do
-    echo "== round $r: $JAR"
+  for SPEC in $JARS; do
+    echo "== round $r: $SPEC"
     java src/test/java/dev/schedsim/bench/ApiSpeed.java "http://127.0.0.1:${PORTS[$i]}" "${PIDS[$i]}" "$JOBS" \
       "${AS_BURST:-200}" "${AS_SWEEPS:-1}" "$WORK/h2-$i"
     i=$((i + 1))
