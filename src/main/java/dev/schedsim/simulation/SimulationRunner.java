@@ -47,6 +47,9 @@ class SimulationRunner {
     private final SchedsimProperties properties;
     private final TransactionTemplate transactions;
     private final Durability durability;
+    /** When this instance last wrote each running simulation's progress ({@link #aggregateDue}), System.nanoTime. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Long> lastAggregate =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     SimulationRunner(SimulationJobs simulations, SimulationRuns runs, SimulationResults results,
                      SimulationRunReports reports, SimulationQueue queue, SimulationPlanner planner,
@@ -86,7 +89,9 @@ class SimulationRunner {
                 Instant now = clock.instant();
                 if (Boolean.TRUE.equals(transactions.execute(tx -> finishRun(claim, worker, report, reportJson,
                         now)))) {
-                    simulations.aggregate(id, now);
+                    if (aggregateDue(id)) {
+                        simulations.aggregate(id, now);
+                    }
                     completeIfDone(id, plan);
                 }
             }
@@ -222,6 +227,7 @@ class SimulationRunner {
             byVariant.add(variant);
         }
         String result = ResultDocument.build(plan, byVariant);
+        lastAggregate.remove(id);
         Instant now = clock.instant();
         long total = events;
         if (Boolean.TRUE.equals(transactions.execute(tx -> succeed(id, result, total, now)))) {
@@ -244,6 +250,25 @@ class SimulationRunner {
             runs.cancelAll(id, now);
             publish(id, SimulationStatus.FAILED, now, job.getEvents(), 0, null);
         }
+    }
+
+    /**
+     * Whether this instance should write a simulation's progress after one of its runs ended: at most once per
+     * {@code schedsim.progress-interval} per simulation (the meaning of that property). A sweep of small runs
+     * ended a run every few milliseconds, and each progress write averages over all the simulation's runs. The
+     * simulation's end writes its final progress and events regardless.
+     */
+    private boolean aggregateDue(String id) {
+        long now = System.nanoTime();
+        Long last = lastAggregate.get(id);
+        if (last != null && now - last < properties.progressInterval().toNanos()) {
+            return false;
+        }
+        if (lastAggregate.size() >= 1024) {
+            lastAggregate.clear(); // (entries of simulations that ended: at worst one progress write too many)
+        }
+        lastAggregate.put(id, now);
+        return true;
     }
 
     /**
