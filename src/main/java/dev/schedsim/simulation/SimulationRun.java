@@ -5,12 +5,8 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
-import jakarta.persistence.PostLoad;
-import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
 import java.time.Instant;
-import org.springframework.data.domain.Persistable;
 
 /**
  * One engine run of a simulation (variant × repetition, in plan order: run {@code i} is variant
@@ -19,7 +15,7 @@ import org.springframework.data.domain.Persistable;
  */
 @Entity
 @Table(name = "simulation_run")
-public class SimulationRun implements Persistable<String> {
+public class SimulationRun extends InsertedOnce {
     @Id
     private String id;
     @Column(name = "simulation_id")
@@ -43,10 +39,6 @@ public class SimulationRun implements Persistable<String> {
     private long events;
     @Column(name = "simulated_us")
     private long simulatedUs;
-    /** Runs are only ever inserted new: a plain insert, so a concurrent duplicate fails on the unique index. */
-    @Transient
-    private boolean fresh = true;
-
     protected SimulationRun() {
     }
 
@@ -65,17 +57,6 @@ public class SimulationRun implements Persistable<String> {
     @Override
     public String getId() {
         return id;
-    }
-
-    @Override
-    public boolean isNew() {
-        return fresh;
-    }
-
-    @PostLoad
-    @PostPersist
-    void stored() {
-        fresh = false;
     }
 
     public String getSimulationId() {

@@ -4,8 +4,6 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
-import org.springframework.data.domain.Persistable;
 
 /**
  * The engine report of a run that succeeded, stored so that whichever worker finishes a simulation's last run
@@ -14,7 +12,7 @@ import org.springframework.data.domain.Persistable;
  */
 @Entity
 @Table(name = "simulation_run_report")
-public class SimulationRunReport implements Persistable<String> {
+public class SimulationRunReport extends InsertedOnce {
     @Id
     @Column(name = "run_id")
     private String runId;
@@ -24,10 +22,6 @@ public class SimulationRunReport implements Persistable<String> {
     private int runIndex;
     @Column(name = "report_json")
     private String reportJson;
-    /** Only ever inserted new: a plain insert, no select first. */
-    @Transient
-    private boolean fresh;
-
     protected SimulationRunReport() {
     }
 
@@ -36,17 +30,11 @@ public class SimulationRunReport implements Persistable<String> {
         this.simulationId = simulationId;
         this.runIndex = runIndex;
         this.reportJson = reportJson;
-        this.fresh = true;
     }
 
     @Override
     public String getId() {
         return runId;
-    }
-
-    @Override
-    public boolean isNew() {
-        return fresh;
     }
 
     public String getSimulationId() {
