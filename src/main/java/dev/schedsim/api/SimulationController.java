@@ -108,14 +108,14 @@ class SimulationController {
     @Operation(summary = "Read a simulation: status, progress, the accepted request and, once SUCCEEDED, the result")
     SimulationView get(@Parameter(description = ID_DOC) @PathVariable String id) {
         SimulationJob job = find(id);
-        return SimulationView.of(job, result(job));
+        return SimulationView.of(job, simulations.result(job));
     }
 
     @GetMapping(value = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "The result document alone, byte for byte as stored (409 until SUCCEEDED)")
     ResponseEntity<String> result(@Parameter(description = ID_DOC) @PathVariable String id) {
         SimulationJob job = find(id);
-        String result = result(job);
+        String result = simulations.result(job);
         if (result == null) {
             throw new SimulationQueue.StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no result");
@@ -139,11 +139,6 @@ class SimulationController {
             throw notFound(id);
         }
         return ResponseEntity.noContent().build();
-    }
-
-    /** The stored result document, looked up only for a SUCCEEDED simulation (null otherwise). */
-    private String result(SimulationJob job) {
-        return job.getStatus() == SimulationStatus.SUCCEEDED ? simulations.result(job.getId()).orElse(null) : null;
     }
 
     private SimulationJob find(String id) {

@@ -2,7 +2,6 @@ package dev.schedsim.api;
 
 import dev.schedsim.metrics.ServiceMetrics;
 import dev.schedsim.simulation.SimulationQueue;
-import dev.schedsim.simulation.SimulationStatus;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.List;
@@ -62,9 +61,7 @@ public class Submissions {
                     .body(SimulationView.of(s.job(), null));
         }
         // A replay of the same request: the job as it stands, with its result once it SUCCEEDED.
-        String result = s.job().getStatus() == SimulationStatus.SUCCEEDED
-                ? simulations.result(s.job().getId()).orElse(null) : null;
-        return ResponseEntity.ok().location(location).body(SimulationView.of(s.job(), result));
+        return ResponseEntity.ok().location(location).body(SimulationView.of(s.job(), simulations.result(s.job())));
     }
 
     /** A 404 problem ({@code not-found}) for an unknown {@code what}. */

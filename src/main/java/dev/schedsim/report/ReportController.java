@@ -4,8 +4,6 @@ import dev.schedsim.api.Submissions;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
 import dev.schedsim.simulation.SimulationQueue;
-import dev.schedsim.simulation.SimulationResults;
-import dev.schedsim.simulation.SimulationStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -35,11 +33,11 @@ class ReportController {
     private static final List<MediaType> OFFERED = List.of(MediaType.TEXT_HTML, MediaType.valueOf("text/markdown"));
 
     private final SimulationJobs jobs;
-    private final SimulationResults results;
+    private final SimulationQueue queue;
 
-    ReportController(SimulationJobs jobs, SimulationResults results) {
+    ReportController(SimulationJobs jobs, SimulationQueue queue) {
         this.jobs = jobs;
-        this.results = results;
+        this.queue = queue;
     }
 
     @GetMapping("/api/v1/simulations/{id}/report")
@@ -58,7 +56,7 @@ class ReportController {
             throws HttpMediaTypeNotAcceptableException {
         SimulationJob job = jobs.findById(id).orElseThrow(() -> Submissions.notFound("no simulation " + id));
         boolean markdown = markdown(accept);
-        String result = job.getStatus() == SimulationStatus.SUCCEEDED ? results.findResultJson(id).orElse(null) : null;
+        String result = queue.result(job);
         if (result == null) {
             throw new SimulationQueue.StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no result to report");

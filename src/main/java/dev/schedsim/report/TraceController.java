@@ -74,7 +74,7 @@ class TraceController {
         for (int v = 0; v < plan.variants().size(); v++) {
             int index = v * plan.repetitions();
             SimulationRunReport run = all.stream().filter(r -> r.getRunIndex() == index).findFirst().orElse(null);
-            if (run == null || run.getReportJson() == null) {
+            if (run == null) {
                 continue;
             }
             Report report = JSON.readValue(run.getReportJson(), Report.class);

@@ -9,9 +9,10 @@ import jakarta.persistence.Table;
 import java.time.Instant;
 
 /**
- * One submitted simulation: the row is the truth of the queue. Its result document is a {@link SimulationResult}
- * of its own, written once (the row changes while the simulation runs; see V3__documents_apart.sql). State changes go through conditional updates in
- * {@link SimulationJobs} so that several workers (and instances) never both own a row.
+ * One submitted simulation: the row is the truth of the queue. State changes go through conditional updates in
+ * {@link SimulationJobs} so that several workers (and instances) never both own a row. Its result document is a
+ * {@link SimulationResult} of its own, written once (this row changes while the simulation runs; see
+ * V3__documents_apart.sql).
  */
 @Entity
 @Table(name = "simulation")

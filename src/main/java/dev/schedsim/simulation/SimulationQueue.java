@@ -132,9 +132,10 @@ public class SimulationQueue {
         return simulations.findById(id);
     }
 
-    /** The result document of a SUCCEEDED simulation; empty before (or when it did not succeed). */
-    public Optional<String> result(String id) {
-        return results.findResultJson(id);
+    /** The result document of a job, looked up only once it SUCCEEDED; null before or when it did not. */
+    public String result(SimulationJob job) {
+        return job.getStatus() == SimulationStatus.SUCCEEDED ? results.findResultJson(job.getId()).orElse(null)
+                : null;
     }
 
     public Page<SimulationJob> search(SimulationStatus status, String name, int page, int size) {
