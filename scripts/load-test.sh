@@ -3,7 +3,8 @@
 # SPRING_DATASOURCE_URL with profile postgres when LT_POSTGRES=1), then LT_CLIENTS (50) concurrent clients
 # submit small simulations (validation-2c, 200 ms) for LT_SECONDS (60) s. Prints submissions per second,
 # p50/p99 submit latency and the count of 5xx. The queue limit is raised so that the submit path, not the
-# back-pressure, is measured. Stops the service on exit.
+# back-pressure, is measured. LT_JAR runs another build's jar, LT_H2_OPTIONS gives it other H2 URL options (an
+# older build's defaults). Stops the service on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -17,10 +18,10 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
-JAR=$(service_jar)
+JAR=${LT_JAR:-$(service_jar)}
 PORT=$(free_port 18095)
 java -Xmx768m -jar "$JAR" --server.port="$PORT" --logging.level.root=WARN --schedsim.max-queued=10000000 \
-  --spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim$(h2_options)" >"$WORK/service.log" 2>&1 &
+  --spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim${LT_H2_OPTIONS:-$(h2_options)}" >"$WORK/service.log" 2>&1 &
 PID=$!
 await_up "$PORT" 120 "$PID" || { tail -n 30 "$WORK/service.log"; exit 1; }
 timeout $((SECONDS_ + 60)) java src/test/java/dev/schedsim/bench/LoadTest.java "http://127.0.0.1:$PORT" "$CLIENTS" "$SECONDS_"
