@@ -4,8 +4,9 @@
 #     schedsim_mi, created and dropped here); 200 small simulations are submitted to both; one instance is
 #     killed with SIGKILL part way; all 200 must end SUCCEEDED exactly once (one result each, every run
 #     SUCCEEDED; runs of the killed instance are claimed again by the survivor after the heartbeat timeout);
-#  2. one instance on an H2 file under target/ with queued and running simulations is killed with SIGKILL
-#     and restarted on the same file; none is lost.
+#  2. one instance on an H2 file under target/ with one simulation SUCCEEDED and others queued and running is
+#     killed with SIGKILL right after one more submission is acknowledged, and restarted on the same file; none
+#     is lost, and the one that had SUCCEEDED still is.
 # Bounded: fails after MI_TIMEOUT seconds (default 300). Cleans up its processes and database on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."

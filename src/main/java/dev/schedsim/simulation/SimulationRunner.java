@@ -142,8 +142,9 @@ class SimulationRunner {
     }
 
     /**
-     * The statements of a one-run job, from submission to finish (insert, claim updates, heartbeat, finish), on a
-     * row of its own in a transaction that is rolled back: nobody, on this instance or another, ever sees it, and
+     * The statements of a one-run job, from submission to finish (insert, claim updates, heartbeat, finish with
+     * the report and result inserts, flushed so that they execute), on a row of its own in a transaction that is
+     * rolled back: nobody, on this instance or another, ever sees it, and
      * no metric or event is published. A cold service spent most of a small job's time in these (JDBC, Hibernate,
      * the database), not in the engine.
      */

@@ -74,13 +74,19 @@ class EngineWarmupTests {
     void everySampleRequestIsAcceptedAndRunsWithoutLeavingARow() {
         SimulationJobs jobs = context.getBean(SimulationJobs.class);
         SimulationRuns runs = context.getBean(SimulationRuns.class);
+        SimulationResults results = context.getBean(SimulationResults.class);
+        SimulationRunReports reports = context.getBean(SimulationRunReports.class);
         long jobRows = jobs.count();
         long runRows = runs.count();
+        long resultRows = results.count();
+        long reportRows = reports.count();
         for (String request : EngineWarmup.REQUESTS) {
             assertThat(runner.rehearse(request.formatted(3), "test#0", () -> false)).as(request).isPositive();
         }
         assertThat(jobs.count()).isEqualTo(jobRows);
         assertThat(runs.count()).isEqualTo(runRows);
+        assertThat(results.count()).isEqualTo(resultRows);
+        assertThat(reports.count()).isEqualTo(reportRows);
     }
 
     @Test
