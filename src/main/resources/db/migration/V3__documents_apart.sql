@@ -1,8 +1,8 @@
 -- The large JSON documents move out of the rows that change while a simulation runs. H2's MVStore keeps a
 -- varchar inline in its row and writes a changed row's whole B-tree page at each commit, neighbours included: a
 -- progress update of a running simulation rewrote the stored results of other simulations in its page (a 320-run
--- sweep's result is ~400 KB), and each run's finish its neighbours' reports. Eleven 320-run sweeps in a row went
--- from 3.8 s to 10.0-10.6 s each and left a 6.7 GB database file. A document is now written once, in
+-- sweep's result is ~400 KB), and each run's finish its neighbours' reports. Eleven 320-run sweeps took 3.8 s
+-- for the first and 10.5 s for the eleventh and left a 6.7 GB database file. A document is now written once, in
 -- a table of its own that no update touches. Portable between H2 (2.x) and PostgreSQL, like V1.
 create table simulation_result (
     simulation_id    varchar(36)              not null primary key references simulation (id) on delete cascade,
