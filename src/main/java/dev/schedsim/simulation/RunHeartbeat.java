@@ -2,8 +2,11 @@ package dev.schedsim.simulation;
 
 import dev.schedsim.engine.RunControl;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The engine hook of one claimed run. The engine calls {@link #cancelled()} every few thousand events; at most
@@ -11,7 +14,8 @@ import java.util.function.BooleanSupplier;
  * which finds no row when the run was cancelled (on any instance), failed with its simulation, or was requeued
  * away from this worker after a missed heartbeat; the run then stops. So a cancel reaches a running engine on
  * any instance within about {@code intervalMs}. The simulation row's progress (mean of its runs) is refreshed
- * with each heartbeat.
+ * with each heartbeat, and so is the heartbeat of the other runs the worker holds in the same batch ({@code held}:
+ * claimed and not started, or finished and not stored yet), so that no reaper requeues them while it works.
  */
 final class RunHeartbeat implements RunControl {
     private final SimulationRuns runs;
@@ -24,12 +28,15 @@ final class RunHeartbeat implements RunControl {
     private final AtomicBoolean cancelled;
     private final BooleanSupplier stopping;
     private final long durationUs;
+    private final Supplier<List<String>> held;
     private long simulatedUs;
     private long events;
     private long lastWriteMs;
 
     RunHeartbeat(SimulationRuns runs, SimulationJobs simulations, String runId, String simulationId, String worker,
-                 Clock clock, long intervalMs, AtomicBoolean cancelled, BooleanSupplier stopping, long durationUs) {
+                 Clock clock, long intervalMs, AtomicBoolean cancelled, BooleanSupplier stopping, long durationUs,
+                 Supplier<List<String>> held) {
+        this.held = held;
         this.runs = runs;
         this.simulations = simulations;
         this.runId = runId;
@@ -59,10 +66,15 @@ final class RunHeartbeat implements RunControl {
         long now = clock.millis();
         if (now - lastWriteMs >= intervalMs) {
             lastWriteMs = now;
-            if (runs.heartbeat(runId, worker, fraction(), events, clock.instant()) == 0) {
+            Instant at = clock.instant();
+            if (runs.heartbeat(runId, worker, fraction(), events, at) == 0) {
                 cancelled.set(true);
             } else {
-                simulations.aggregate(simulationId, clock.instant());
+                List<String> others = held.get();
+                if (!others.isEmpty()) {
+                    runs.heartbeatHeld(others, worker, at);
+                }
+                simulations.aggregate(simulationId, at);
             }
         }
         return cancelled.get();

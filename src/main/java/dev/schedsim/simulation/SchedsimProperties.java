@@ -16,10 +16,14 @@ import org.springframework.util.unit.DataSize;
  * @param warmup       CPU time an idle worker spends after a start running sample requests the way jobs run
  *                     (engine and database statements, rolled back), so that the JIT has compiled that path
  *                     before the first jobs; it gives way to jobs (default 15 s; 0 turns it off)
+ * @param claimBatch   about how much work a worker claims at once: runs of one variant of a simulation, as many
+ *                     as fit in this time by the variant's previous run on this instance, at most 32 (default
+ *                     100 ms; 0 claims one run at a time)
  */
 @ConfigurationProperties("schedsim")
 public record SchedsimProperties(Integer workers, Duration pollInterval, Duration progressInterval, Long maxQueued,
-                                 DataSize maxBodySize, Recovery recovery, Duration warmup) {
+                                 DataSize maxBodySize, Recovery recovery, Duration warmup,
+                                 Duration claimBatch) {
 
     /**
      * @param requeueAllOnStartup single instance: every RUNNING row belongs to a dead process
@@ -37,6 +41,7 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         maxQueued = maxQueued == null ? 1000L : maxQueued;
         maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(1) : maxBodySize;
         warmup = warmup == null ? Duration.ofSeconds(15) : warmup;
+        claimBatch = claimBatch == null ? Duration.ofMillis(100) : claimBatch;
         if (recovery == null) {
             recovery = new Recovery(true, Duration.ofSeconds(30));
         } else {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -24,7 +25,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Runs one claimed run (variant × repetition) through the engine and stores its report on the run row. The
+ * Runs claimed runs (variant × repetition, a batch at a time) through the engine and stores their reports. The
  * worker whose run completes the simulation's last outstanding run builds the result document from all stored
  * reports (exactly as from in-memory reports: {@link ResultDocument}) and marks the simulation SUCCEEDED; a
  * failed run fails the simulation and cancels its other runs; a run interrupted by shutdown goes back to QUEUED.
@@ -50,6 +51,9 @@ class SimulationRunner {
     /** When this instance last wrote each running simulation's progress ({@link #aggregateDue}), System.nanoTime. */
     private final java.util.concurrent.ConcurrentHashMap<String, Long> lastAggregate =
             new java.util.concurrent.ConcurrentHashMap<>();
+    /** The last run time (ns) of each variant run here, by "simulation#variant" ({@link #batchSize}). */
+    private final java.util.concurrent.ConcurrentHashMap<String, Long> runTime =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     SimulationRunner(SimulationJobs simulations, SimulationRuns runs, SimulationResults results,
                      SimulationRunReports reports, SimulationQueue queue, SimulationPlanner planner,
@@ -68,33 +72,93 @@ class SimulationRunner {
         this.properties = properties;
     }
 
-    void run(SimulationQueue.Claim claim, String worker, BooleanSupplier stopping) {
+    /**
+     * Runs a claimed batch: its runs one after another, storing the finished ones together (when the batch ends,
+     * or once per {@code schedsim.progress-interval} if it runs longer). When it ran past twice
+     * {@code schedsim.claim-batch} (the estimate was wrong), at shutdown, or when a run was cancelled or failed,
+     * the runs not started go back to the queue.
+     */
+    void run(SimulationQueue.Batch batch, String worker, BooleanSupplier stopping) {
+        List<SimulationQueue.Claim> claims = batch.runs();
+        List<AtomicBoolean> flags = new ArrayList<>(claims.size());
+        for (SimulationQueue.Claim claim : claims) {
+            flags.add(queue.started(claim.runId()));
+        }
+        List<Finished> finished = new ArrayList<>();
+        int next = 0;
+        try {
+            long start = System.nanoTime();
+            long stored = start;
+            while (next < claims.size()) {
+                if (next > 0 && (stopping.getAsBoolean()
+                        || System.nanoTime() - start > 2 * properties.claimBatch().toNanos())) {
+                    break;
+                }
+                int i = next++;
+                int after = next;
+                Finished f = runOne(claims.get(i), flags.get(i), worker, stopping,
+                        () -> held(claims.subList(after, claims.size()), finished));
+                if (f == null) {
+                    break;
+                }
+                finished.add(f);
+                if (System.nanoTime() - stored >= properties.progressInterval().toNanos()) {
+                    store(batch, finished, worker);
+                    stored = System.nanoTime();
+                }
+            }
+        } finally {
+            try {
+                store(batch, finished, worker);
+                giveBack(batch.simulationId(), claims.subList(next, claims.size()), worker, stopping);
+            } finally {
+                for (SimulationQueue.Claim claim : claims) {
+                    queue.ended(claim.runId());
+                }
+            }
+        }
+    }
+
+    /** A run of a batch that finished and whose report is not stored yet. */
+    private record Finished(SimulationQueue.Claim claim, Report report, String reportJson, Instant startedAt) {
+    }
+
+    /** The run ids a worker holds besides the one it runs: those not started, and those finished, not stored. */
+    private static List<String> held(List<SimulationQueue.Claim> waiting, List<Finished> finished) {
+        List<String> ids = new ArrayList<>(waiting.size() + finished.size());
+        waiting.forEach(c -> ids.add(c.runId()));
+        finished.forEach(f -> ids.add(f.claim().runId()));
+        return ids;
+    }
+
+    /**
+     * Runs one claimed run through the engine. Returns it finished, or null when it ended otherwise: a
+     * simulation of one run (stored at once, with its result), cancelled, requeued at shutdown, or failed.
+     */
+    private Finished runOne(SimulationQueue.Claim claim, AtomicBoolean cancelled, String worker,
+                            BooleanSupplier stopping, Supplier<List<String>> held) {
         String id = claim.simulationId();
-        AtomicBoolean cancelled = queue.started(claim.runId());
         RunHeartbeat control = null;
+        Instant startedAt = clock.instant();
         try {
             SimulationPlan plan = planner.plan(claim.requestJson());
-            SimulationPlan.Variant variant = plan.variants().get(claim.runIndex() / plan.repetitions());
+            int v = claim.runIndex() / plan.repetitions();
+            SimulationPlan.Variant variant = plan.variants().get(v);
             long seed = plan.seed() + claim.runIndex() % plan.repetitions();
             control = new RunHeartbeat(runs, simulations, claim.runId(), id, worker, clock,
-                    properties.progressInterval().toMillis(), cancelled, stopping, variant.spec().durationUs());
+                    properties.progressInterval().toMillis(), cancelled, stopping, variant.spec().durationUs(), held);
             if (control.cancelled()) {
                 throw new RunCancelledException();
             }
+            long t0 = System.nanoTime();
             Report report = Engine.run(variant.spec(), seed, plan.eventBudget(), control);
             String reportJson = JSON.writeValueAsString(report);
+            ran(id, v, System.nanoTime() - t0);
             if (plan.runs() == 1) {
-                finishOnlyRun(claim, worker, plan, report, reportJson);
-            } else {
-                Instant now = clock.instant();
-                if (Boolean.TRUE.equals(transactions.execute(tx -> finishRun(claim, worker, report, reportJson,
-                        now)))) {
-                    if (aggregateDue(id)) {
-                        simulations.aggregate(id, now);
-                    }
-                    completeIfDone(id, plan);
-                }
+                finishOnlyRun(claim, worker, plan, report, reportJson, startedAt);
+                return null;
             }
+            return new Finished(claim, report, reportJson, startedAt);
         } catch (RunCancelledException e) {
             if (stopping.getAsBoolean() && !cancelled.get()) {
                 runs.requeueOwn(claim.runId(), worker);
@@ -107,14 +171,89 @@ class SimulationRunner {
                     e.getMessage() + "; simulate less time, fewer threads or a smaller machine");
             error.put("limit", "schedsim.limits.max-events");
             error.put("value", e.budget());
-            fail(claim, worker, error, control);
+            fail(claim, worker, error, control, startedAt);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             log.warn("run {} failed", claim.runId(), e);
             fail(claim, worker, problem("simulation-failed", "Simulation failed", 500,
-                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())), control);
-        } finally {
-            queue.ended(claim.runId());
+                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())), control,
+                    startedAt);
         }
+        return null;
+    }
+
+    /**
+     * Stores finished runs of a batch in one transaction (each SUCCEEDED with its report, when still this
+     * worker's), then writes the simulation's progress when due and completes it when these were its last runs.
+     */
+    private void store(SimulationQueue.Batch batch, List<Finished> finished, String worker) {
+        if (finished.isEmpty()) {
+            return;
+        }
+        String id = batch.simulationId();
+        Instant now = clock.instant();
+        List<Finished> these = List.copyOf(finished);
+        finished.clear();
+        if (Boolean.TRUE.equals(transactions.execute(tx -> {
+            boolean any = false;
+            for (Finished f : these) {
+                any |= finishRun(f.claim(), worker, f.report(), f.reportJson(), f.startedAt(), now);
+            }
+            return any;
+        }))) {
+            if (aggregateDue(id)) {
+                simulations.aggregate(id, now);
+            }
+            completeIfDone(id, planner.plan(batch.requestJson()));
+        }
+    }
+
+    /** Runs of a batch the worker did not start go back to the queue (those still its own). */
+    private void giveBack(String simulationId, List<SimulationQueue.Claim> rest, String worker,
+                          BooleanSupplier stopping) {
+        int n = 0;
+        for (SimulationQueue.Claim claim : rest) {
+            n += runs.requeueOwn(claim.runId(), worker);
+        }
+        if (n > 0) {
+            if (stopping.getAsBoolean()) {
+                simulations.requeueIfIdle(simulationId);
+                log.info("{} run(s) of simulation {} requeued at shutdown", n, simulationId);
+            }
+            queue.wake(n);
+        }
+    }
+
+    /**
+     * How many runs a worker claims at once from {@code first} on: within {@code first}'s variant, as many as fit
+     * in {@code schedsim.claim-batch} by that variant's previous run on this instance; one while it has none.
+     * (Repetitions of a variant differ only in their seed; variants may differ in anything.)
+     */
+    int batchSize(String simulationId, String requestJson, int first) {
+        long budget = properties.claimBatch().toNanos();
+        if (budget <= 0) {
+            return 1;
+        }
+        SimulationPlan plan;
+        try {
+            plan = planner.plan(requestJson);
+        } catch (RuntimeException e) {
+            return 1; // the run fails, and the simulation with it, when it runs
+        }
+        int v = first / plan.repetitions();
+        Long last = runTime.get(simulationId + "#" + v);
+        if (last == null) {
+            return 1;
+        }
+        int left = (v + 1) * plan.repetitions() - first;
+        return (int) Math.max(1, Math.min(left, budget / Math.max(1, last)));
+    }
+
+    /** Notes how long a run of a variant took here (engine and report), for {@link #batchSize}. */
+    private void ran(String simulationId, int variant, long nanos) {
+        if (runTime.size() >= 4096) {
+            runTime.clear(); // (entries of simulations that ended: at worst one batch of one run too many)
+        }
+        runTime.put(simulationId + "#" + variant, nanos);
     }
 
     /**
@@ -142,9 +281,9 @@ class SimulationRunner {
     }
 
     /**
-     * The statements of a one-run job, from submission to finish (insert, claim updates, heartbeat, finish with
-     * the report and result inserts, flushed so that they execute), on a row of its own in a transaction that is
-     * rolled back: nobody, on this instance or another, ever sees it, and
+     * The statements of a one-run job, from submission to finish (insert, claim reads and updates, heartbeat,
+     * finish with the report and result inserts, flushed so that they execute), on a row of its own in a
+     * transaction that is rolled back: nobody, on this instance or another, ever sees it, and
      * no metric or event is published. A cold service spent most of a small job's time in these (JDBC, Hibernate,
      * the database), not in the engine.
      */
@@ -157,11 +296,13 @@ class SimulationRunner {
             simulations.saveAndFlush(new SimulationJob(id, "warmup", now, requestJson, "warmup", null));
             runs.saveAllAndFlush(List.of(new SimulationRun(id, 0, now)));
             SimulationQueue.Claim claim = new SimulationQueue.Claim(SimulationRun.id(id, 0), id, 0, requestJson);
+            runs.nextQueued(1);
+            runs.lockQueued(List.of(claim.runId()));
             runs.markRunning(claim.runId(), worker, now);
             simulations.markRunning(id, worker, now);
             simulations.findRequestJson(id);
             runs.heartbeat(claim.runId(), worker, 0.5, report.events() / 2, now);
-            finishRun(claim, worker, report, reportJson, now);
+            finishRun(claim, worker, report, reportJson, now, now);
             succeed(id, result, report.events(), now);
             runs.flush();
         });
@@ -193,11 +334,11 @@ class SimulationRunner {
      * report in memory (the same document as from the stored report, see {@link ResultDocument}).
      */
     private void finishOnlyRun(SimulationQueue.Claim claim, String worker, SimulationPlan plan, Report report,
-                               String reportJson) {
+                               String reportJson, Instant startedAt) {
         String id = claim.simulationId();
         String result = ResultDocument.build(plan, List.of(List.of(report)));
         Instant now = clock.instant();
-        Boolean done = transactions.execute(tx -> finishRun(claim, worker, report, reportJson, now)
+        Boolean done = transactions.execute(tx -> finishRun(claim, worker, report, reportJson, startedAt, now)
                 && succeed(id, result, report.events(), now));
         if (Boolean.TRUE.equals(done)) {
             publish(id, SimulationStatus.SUCCEEDED, now, report.events(), report.simulatedUs(), result);
@@ -236,11 +377,12 @@ class SimulationRunner {
         }
     }
 
-    private void fail(SimulationQueue.Claim claim, String worker, ObjectNode error, RunHeartbeat control) {
+    private void fail(SimulationQueue.Claim claim, String worker, ObjectNode error, RunHeartbeat control,
+                      Instant startedAt) {
         Instant now = clock.instant();
         long events = control == null ? 0 : control.events();
         if (runs.finish(claim.runId(), worker, SimulationStatus.FAILED, control == null ? 0 : control.fraction(),
-                events, 0, now) == 0) {
+                events, 0, startedAt, now) == 0) {
             return;
         }
         String id = claim.simulationId();
@@ -277,9 +419,9 @@ class SimulationRunner {
      * False when the run was no longer this worker's (cancelled, or requeued after a stale heartbeat).
      */
     private boolean finishRun(SimulationQueue.Claim claim, String worker, Report report, String reportJson,
-                              Instant now) {
+                              Instant startedAt, Instant now) {
         if (runs.finish(claim.runId(), worker, SimulationStatus.SUCCEEDED, 1.0, report.events(),
-                report.simulatedUs(), now) != 1) {
+                report.simulatedUs(), startedAt, now) != 1) {
             return false;
         }
         reports.save(new SimulationRunReport(claim.simulationId(), claim.runIndex(), reportJson));

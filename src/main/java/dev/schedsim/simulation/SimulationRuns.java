@@ -21,13 +21,20 @@ public interface SimulationRuns extends JpaRepository<SimulationRun, String> {
     long countBySimulationIdAndStatus(String simulationId, SimulationStatus status);
 
     /**
-     * The oldest queued run nobody else holds; the caller's transaction keeps the row lock until it commits. (The
-     * order starts with the constant status so that H2 reads it off the index simulation_run_claim_order instead
-     * of sorting every queued run.)
+     * The oldest queued runs, at most {@code limit}, read without a lock ({@link #lockQueued} then locks those
+     * nobody holds). Not {@code FOR UPDATE SKIP LOCKED} here: H2 does not read a {@code FOR UPDATE} query's order
+     * off an index, so it locked every queued row before it sorted them, and a concurrent claim found nothing and
+     * its worker slept for a poll interval. Without the lock both H2 and PostgreSQL read the first rows off the
+     * index simulation_run_claim_order (the order starts with the constant status for H2).
      */
     @Query(value = "select id from simulation_run where status = 'QUEUED' order by status, created_at, "
-            + "simulation_id, run_index limit 1 for update skip locked", nativeQuery = true)
-    List<String> lockNextQueued();
+            + "simulation_id, run_index limit :limit", nativeQuery = true)
+    List<String> nextQueued(@Param("limit") int limit);
+
+    /** Of these runs, those still queued that nobody else holds, locked until the caller's transaction commits. */
+    @Query(value = "select id from simulation_run where id in (:ids) and status = 'QUEUED' for update skip locked",
+            nativeQuery = true)
+    List<String> lockQueued(@Param("ids") List<String> ids);
 
     @Transactional
     @Modifying
@@ -48,16 +55,29 @@ public interface SimulationRuns extends JpaRepository<SimulationRun, String> {
     int heartbeat(@Param("id") String id, @Param("worker") String worker, @Param("progress") double progress,
                   @Param("events") long events, @Param("now") Instant now);
 
+    /**
+     * The heartbeat of runs a worker claimed in one batch and has not finished yet: 0 rows for those that were
+     * cancelled or requeued away from it.
+     */
     @Transactional
     @Modifying
     @Query("""
-            update SimulationRun r set r.status = :outcome, r.finishedAt = :now, r.heartbeatAt = :now,
-              r.progress = :progress, r.events = :events, r.simulatedUs = :simulatedUs
+            update SimulationRun r set r.heartbeatAt = :now
+            where r.id in :ids and r.status = dev.schedsim.simulation.SimulationStatus.RUNNING
+              and r.workerId = :worker""")
+    int heartbeatHeld(@Param("ids") List<String> ids, @Param("worker") String worker, @Param("now") Instant now);
+
+    @Transactional
+    @Modifying
+    @Query("""
+            update SimulationRun r set r.status = :outcome, r.startedAt = :startedAt, r.finishedAt = :now,
+              r.heartbeatAt = :now, r.progress = :progress, r.events = :events, r.simulatedUs = :simulatedUs
             where r.id = :id and r.status = dev.schedsim.simulation.SimulationStatus.RUNNING
               and r.workerId = :worker""")
     int finish(@Param("id") String id, @Param("worker") String worker, @Param("outcome") SimulationStatus outcome,
                @Param("progress") double progress, @Param("events") long events,
-               @Param("simulatedUs") long simulatedUs, @Param("now") Instant now);
+               @Param("simulatedUs") long simulatedUs, @Param("startedAt") Instant startedAt,
+               @Param("now") Instant now);
 
     /** A run this worker gave up (shutdown) goes back to the queue. */
     @Transactional

@@ -15,7 +15,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The bounded worker pool ({@code schedsim.workers}, default the available processors). Each worker claims the
- * oldest queued run and runs it; an idle worker polls every {@code schedsim.poll-interval}. On start the runs a
+ * oldest queued run, with the next runs of its variant when they are short ({@code schedsim.claim-batch}), and
+ * runs them; an idle worker polls every {@code schedsim.poll-interval}. On start the runs a
  * dead process left RUNNING are requeued; while running, a reaper requeues runs whose heartbeat went stale
  * (another instance died); on stop the running engines are interrupted through their {@link RunHeartbeat} and
  * their runs requeued, so a restart loses nothing.
@@ -84,12 +85,12 @@ class SimulationWorkers implements SmartLifecycle {
         log.info("{} simulation worker(s) started as {}", n, instance);
     }
 
-    /** A worker: claim and run; when nothing is queued, warm the JIT (worker 0, after a start) or wait. */
+    /** A worker: claim a batch and run it; when nothing is queued, warm the JIT (worker 0, after a start) or wait. */
     private void loop(String worker, EngineWarmup warmup) {
         long pollMs = properties.pollInterval().toMillis();
         while (!stopping.get()) {
             try {
-                var claimed = queue.claim(worker);
+                var claimed = queue.claim(worker, runner::batchSize);
                 if (claimed.isPresent()) {
                     runner.run(claimed.get(), worker, stopping::get);
                     continue;
