@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Scale-out and crash safety, on real processes:
 #  1. two service instances share a fresh PostgreSQL database (127.0.0.1:5432, user postgres, database
-#     schedsim_mi, created and dropped here); 200 small simulations are submitted to both; one instance is
-#     killed with SIGKILL part way; all 200 must end SUCCEEDED exactly once (one result each, every run
-#     SUCCEEDED; runs of the killed instance are claimed again by the survivor after the heartbeat timeout);
+#     schedsim_mi, created and dropped here); 200 small simulations and a sweep of 40 runs are submitted to
+#     both; one instance is killed with SIGKILL part way; all must end SUCCEEDED exactly once (one result each,
+#     every run SUCCEEDED; runs of the killed instance are claimed again by the survivor after the heartbeat
+#     timeout);
 #  2. one instance on an H2 file under target/ with one simulation SUCCEEDED and others queued and running is
 #     killed with SIGKILL right after one more submission is acknowledged, and restarted on the same file; none
 #     is lost, and the one that had SUCCEEDED still is.
@@ -91,6 +92,13 @@ while [[ -z "$OWNER" ]]; do
 done
 if [[ "$OWNER" == "$PID_A" ]]; then VICTIM=a VICTIM_PID=$PID_A PORTS=("$PORT_A" "$PORT_B") SURVIVOR=$PORT_B
 else VICTIM=b VICTIM_PID=$PID_B PORTS=("$PORT_B" "$PORT_A") SURVIVOR=$PORT_A; fi
+# A sweep too (2 variants x 20 repetitions of a short run): its runs are claimed in batches by the workers of
+# both instances at once.
+SWEEP='{"name":"sweep","topology":{"preset":"validation-2c"},"cgroups":[{"path":"/a","cpuMax":"50000 100000"}],
+  "workloads":[{"name":"w","cgroup":"/a","type":"cpu-bound","threads":2}],"durationMs":300,"seed":7,
+  "repetitions":20,"variants":[{"label":"6.1","kernel":{"profile":"6.1"}},{"label":"6.18","kernel":{"profile":"6.18"}}]}'
+SWEEP_ID=$(curl -fsS -X POST -H 'Content-Type: application/json' --data-binary "$SWEEP" \
+  "http://127.0.0.1:$SURVIVOR/api/v1/simulations" | jq -r .id) || fail "the sweep was not accepted"
 TOTAL=$((TOTAL - 1))
 submit_all "${PORTS[@]}" &
 SUBMITTER=$!
@@ -111,6 +119,7 @@ echo "SIGKILL to instance $VICTIM after $(q "select count(*) from simulation whe
 wait "$SUBMITTER" || fail "submissions failed"
 echo "$SLOW_ID" >>"$WORK/ids"
 
+TOTAL=$((TOTAL + 1)) # and the sweep
 while :; do
   check_time
   done_n=$(q "select count(*) from simulation where status in ('SUCCEEDED','FAILED','CANCELLED')")
@@ -127,7 +136,7 @@ RECLAIMED=$(q "select count(*) from simulation_run where attempts > 1")
 ATTEMPTS=$(q "select coalesce(sum(attempts), 0) from simulation_run")
 OTHER=$(q "select count(*) from simulation where status <> 'SUCCEEDED'")
 (( SUCCEEDED == TOTAL && OTHER == 0 )) || fail "$SUCCEEDED of $TOTAL SUCCEEDED with a result, $OTHER not"
-(( RUNS == TOTAL && RUNS_OK == TOTAL )) || fail "$RUNS_OK of $RUNS runs SUCCEEDED (expected $TOTAL)"
+(( RUNS == TOTAL + 39 && RUNS_OK == RUNS )) || fail "$RUNS_OK of $RUNS runs SUCCEEDED (expected $((TOTAL + 39)))"
 # The killed instance's runs (the slow one at least) were claimed again by the survivor.
 (( INFLIGHT >= 1 )) || fail "the killed instance was running no run (the slow simulation ended before the kill)"
 (( RECLAIMED >= INFLIGHT )) || fail "$RECLAIMED run(s) re-claimed, $INFLIGHT were in flight on the killed instance"
@@ -136,8 +145,12 @@ while read -r id; do
   s=$(curl -fsS "http://127.0.0.1:$SURVIVOR/api/v1/simulations/$id" | jq -r '.status + " " + (.result.variants | length | tostring)')
   [[ "$s" == "SUCCEEDED 1" ]] || fail "simulation $id reads '$s' on the surviving instance"
 done <"$WORK/ids"
+s=$(curl -fsS "http://127.0.0.1:$SURVIVOR/api/v1/simulations/$SWEEP_ID" | jq -r '.status + " " + ([.result.variants[].runs | length] | map(tostring) | join(","))')
+[[ "$s" == "SUCCEEDED 20,20" ]] || fail "the sweep reads '$s' on the surviving instance"
 ELAPSED1=$(( $(date +%s) - START ))
-echo "postgres: $SUCCEEDED/$TOTAL SUCCEEDED once with one result; $RUNS_OK/$RUNS runs SUCCEEDED;" \
+SWEEP_WORKERS=$(q "select count(distinct split_part(worker_id, '@', 1)) from simulation_run where simulation_id = '$SWEEP_ID'")
+echo "postgres: $SUCCEEDED/$TOTAL SUCCEEDED once with one result (the sweep's 40 runs by $SWEEP_WORKERS instance(s));" \
+  "$RUNS_OK/$RUNS runs SUCCEEDED;" \
   "$ATTEMPTS attempts, $RECLAIMED run(s) re-claimed after the SIGKILL; ${ELAPSED1}s"
 kill -9 "$PID_A" "$PID_B" 2>/dev/null || true
 

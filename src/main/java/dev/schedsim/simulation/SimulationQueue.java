@@ -229,36 +229,39 @@ public class SimulationQueue {
 
     /**
      * One attempt, in the caller's transaction: null when nothing is queued, no runs when other workers held
-     * every run read. Reads the queue's head, then locks, group by group, the runs a batch would take from the
-     * first run of the group on, skipping those another claim holds; it locks no more than it takes.
+     * every run read. Reads the queue's head, locks its first run that nobody holds, then the runs that follow
+     * it in the batch, skipping those another claim holds: it locks no more than it takes, and reads a request
+     * and sizes a batch only for a run it holds.
      */
     private Batch claimOnce(String worker, BatchSize size) {
         List<String> head = runs.nextQueued(MAX_BATCH);
         if (head.isEmpty()) {
             return null;
         }
-        int from = 0;
-        while (from < head.size()) {
-            String simulation = simulationOf(head.get(from));
+        for (int from = 0; from < head.size(); from++) {
+            String firstId = head.get(from);
+            if (runs.lockQueued(List.of(firstId)).isEmpty()) {
+                continue; // another claim holds it, or took it since the head was read
+            }
+            String simulation = simulationOf(firstId);
             String requestJson = simulations.findRequestJson(simulation);
-            int first = runIndexOf(head.get(from));
+            int first = runIndexOf(firstId);
             long end = first + (long) Math.max(1, Math.min(MAX_BATCH, size.runs(simulation, requestJson, first)));
-            List<String> group = new java.util.ArrayList<>();
-            for (int i = from; i < head.size(); i++) {
+            List<String> more = new java.util.ArrayList<>();
+            for (int i = from + 1; i < head.size(); i++) {
                 String id = head.get(i);
                 if (!simulationOf(id).equals(simulation) || runIndexOf(id) >= end) {
                     break;
                 }
-                group.add(id);
+                more.add(id);
             }
-            from += group.size();
-            java.util.Set<String> locked = new java.util.HashSet<>(runs.lockQueued(group));
-            if (locked.isEmpty()) {
-                continue;
+            java.util.Set<String> locked = new java.util.HashSet<>(List.of(firstId));
+            if (!more.isEmpty()) {
+                locked.addAll(runs.lockQueued(more));
             }
             Instant now = clock.instant();
             List<Claim> claimed = new java.util.ArrayList<>();
-            for (String id : group) {
+            for (String id : head.subList(from, from + 1 + more.size())) {
                 if (locked.contains(id) && runs.markRunning(id, worker, now) == 1) {
                     claimed.add(new Claim(id, simulation, runIndexOf(id), requestJson));
                 }
