@@ -259,13 +259,15 @@ public class SimulationQueue {
             if (!more.isEmpty()) {
                 locked.addAll(runs.lockQueued(more));
             }
+            List<String> taken = head.subList(from, from + 1 + more.size()).stream().filter(locked::contains)
+                    .toList();
             Instant now = clock.instant();
-            List<Claim> claimed = new java.util.ArrayList<>();
-            for (String id : head.subList(from, from + 1 + more.size())) {
-                if (locked.contains(id) && runs.markRunning(id, worker, now) == 1) {
-                    claimed.add(new Claim(id, simulation, runIndexOf(id), requestJson));
-                }
+            // Locked, and queued when locked: the update takes every one of them.
+            if (runs.markRunning(taken, worker, now) != taken.size()) {
+                throw new IllegalStateException("runs locked for a claim changed: " + taken);
             }
+            List<Claim> claimed = taken.stream()
+                    .map(id -> new Claim(id, simulation, runIndexOf(id), requestJson)).toList();
             simulations.markRunning(simulation, worker, now);
             return new Batch(simulation, requestJson, claimed);
         }

@@ -193,13 +193,8 @@ class SimulationRunner {
         Instant now = clock.instant();
         List<Finished> these = List.copyOf(finished);
         finished.clear();
-        if (Boolean.TRUE.equals(transactions.execute(tx -> {
-            boolean any = false;
-            for (Finished f : these) {
-                any |= finishRun(f.claim(), worker, f.report(), f.reportJson(), f.startedAt(), now);
-            }
-            return any;
-        }))) {
+        Integer stored = transactions.execute(tx -> finishRuns(these, worker, now));
+        if (stored != null && stored > 0) {
             if (aggregateDue(id)) {
                 simulations.aggregate(id, now);
             }
@@ -298,11 +293,11 @@ class SimulationRunner {
             SimulationQueue.Claim claim = new SimulationQueue.Claim(SimulationRun.id(id, 0), id, 0, requestJson);
             runs.nextQueued(1);
             runs.lockQueued(List.of(claim.runId()));
-            runs.markRunning(claim.runId(), worker, now);
+            runs.markRunning(List.of(claim.runId()), worker, now);
             simulations.markRunning(id, worker, now);
             simulations.findRequestJson(id);
             runs.heartbeat(claim.runId(), worker, 0.5, report.events() / 2, now);
-            finishRun(claim, worker, report, reportJson, now, now);
+            finishRuns(List.of(new Finished(claim, report, reportJson, now)), worker, now);
             succeed(id, result, report.events(), now);
             runs.flush();
         });
@@ -338,8 +333,8 @@ class SimulationRunner {
         String id = claim.simulationId();
         String result = ResultDocument.build(plan, List.of(List.of(report)));
         Instant now = clock.instant();
-        Boolean done = transactions.execute(tx -> finishRun(claim, worker, report, reportJson, startedAt, now)
-                && succeed(id, result, report.events(), now));
+        Boolean done = transactions.execute(tx -> finishRuns(List.of(new Finished(claim, report, reportJson,
+                startedAt)), worker, now) == 1 && succeed(id, result, report.events(), now));
         if (Boolean.TRUE.equals(done)) {
             publish(id, SimulationStatus.SUCCEEDED, now, report.events(), report.simulatedUs(), result);
         }
@@ -415,17 +410,21 @@ class SimulationRunner {
     }
 
     /**
-     * In the caller's transaction: the run SUCCEEDED (when it is still this worker's) and its report stored.
-     * False when the run was no longer this worker's (cancelled, or requeued after a stale heartbeat).
+     * In the caller's transaction: each run SUCCEEDED (when it is still this worker's) and its report stored;
+     * returns how many. A run no longer this worker's (cancelled, or requeued after a stale heartbeat) is left
+     * alone. The reports are inserted after the updates, so that they go to the database in one JDBC batch
+     * ({@code hibernate.jdbc.batch_size}) when the transaction commits.
      */
-    private boolean finishRun(SimulationQueue.Claim claim, String worker, Report report, String reportJson,
-                              Instant startedAt, Instant now) {
-        if (runs.finish(claim.runId(), worker, SimulationStatus.SUCCEEDED, 1.0, report.events(),
-                report.simulatedUs(), startedAt, now) != 1) {
-            return false;
+    private int finishRuns(List<Finished> finished, String worker, Instant now) {
+        List<SimulationRunReport> rows = new ArrayList<>(finished.size());
+        for (Finished f : finished) {
+            if (runs.finish(f.claim().runId(), worker, SimulationStatus.SUCCEEDED, 1.0, f.report().events(),
+                    f.report().simulatedUs(), f.startedAt(), now) == 1) {
+                rows.add(new SimulationRunReport(f.claim().simulationId(), f.claim().runIndex(), f.reportJson()));
+            }
         }
-        reports.save(new SimulationRunReport(claim.simulationId(), claim.runIndex(), reportJson));
-        return true;
+        reports.saveAll(rows);
+        return rows.size();
     }
 
     /**

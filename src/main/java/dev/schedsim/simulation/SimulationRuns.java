@@ -42,8 +42,8 @@ public interface SimulationRuns extends JpaRepository<SimulationRun, String> {
             update SimulationRun r set r.status = dev.schedsim.simulation.SimulationStatus.RUNNING,
               r.startedAt = :now, r.heartbeatAt = :now, r.workerId = :worker, r.progress = 0, r.events = 0,
               r.attempts = r.attempts + 1
-            where r.id = :id and r.status = dev.schedsim.simulation.SimulationStatus.QUEUED""")
-    int markRunning(@Param("id") String id, @Param("worker") String worker, @Param("now") Instant now);
+            where r.id in :ids and r.status = dev.schedsim.simulation.SimulationStatus.QUEUED""")
+    int markRunning(@Param("ids") List<String> ids, @Param("worker") String worker, @Param("now") Instant now);
 
     /** The heartbeat: 0 rows when the run was cancelled, failed elsewhere or requeued away from this worker. */
     @Transactional

@@ -5,13 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedsim.EndToEnd;
 import dev.schedsim.Http;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -97,17 +93,9 @@ class ClaimBatchTests {
     @EnabledIfEnvironmentVariable(named = "SPRING_DATASOURCE_URL", matches = "jdbc:postgresql:.*",
             disabledReason = "SPRING_DATASOURCE_URL does not name a PostgreSQL server")
     void onPostgres() throws SQLException {
-        String url = System.getenv("SPRING_DATASOURCE_URL");
-        String user = System.getenv().getOrDefault("SPRING_DATASOURCE_USERNAME", "postgres");
-        String password = System.getenv().getOrDefault("SPRING_DATASOURCE_PASSWORD", "");
-        String schema = "claims_" + UUID.randomUUID().toString().replace("-", "");
-        try {
-            withService(List.of("spring.datasource.url=" + url + (url.contains("?") ? "&" : "?")
-                    + "currentSchema=" + schema, "spring.flyway.schemas=" + schema), this::checks);
-        } finally {
-            try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
-                s.execute("drop schema if exists " + schema + " cascade");
-            }
+        try (PostgresSchema schema = PostgresSchema.named("claims_")) {
+            withService(List.of("spring.datasource.url=" + schema.urlInSchema(), "spring.flyway.schemas="
+                    + schema.name()), this::checks);
         }
     }
 

@@ -34,18 +34,9 @@ class DocumentMigrationTests {
     @EnabledIfEnvironmentVariable(named = "SPRING_DATASOURCE_URL", matches = "jdbc:postgresql:.*",
             disabledReason = "SPRING_DATASOURCE_URL does not name a PostgreSQL server")
     void theSameOnPostgresql() throws SQLException {
-        String url = System.getenv("SPRING_DATASOURCE_URL");
-        String user = System.getenv().getOrDefault("SPRING_DATASOURCE_USERNAME", "postgres");
-        String password = System.getenv().getOrDefault("SPRING_DATASOURCE_PASSWORD", "");
-        String schema = "migration_" + UUID.randomUUID().toString().replace("-", "");
-        try (Connection c = DriverManager.getConnection(url, user, password)) {
-            try {
-                migrateAndCheck(Flyway.configure().dataSource(url, user, password).schemas(schema), c, schema + ".");
-            } finally {
-                try (Statement s = c.createStatement()) {
-                    s.execute("drop schema if exists " + schema + " cascade");
-                }
-            }
+        try (PostgresSchema schema = PostgresSchema.named("migration_"); Connection c = schema.connect()) {
+            migrateAndCheck(Flyway.configure().dataSource(schema.url(), schema.user(), schema.password())
+                    .schemas(schema.name()), c, schema.name() + ".");
         }
     }
 
