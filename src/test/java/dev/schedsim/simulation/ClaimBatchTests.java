@@ -24,8 +24,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * runs that follow the oldest queued one in the same simulation, up to the batch size; a claim not committed yet
  * holds only the runs it takes, so another worker's claim meanwhile takes the next ones instead of finding
  * nothing (H2 locked every queued row for a {@code FOR UPDATE} claim); the runner keeps a batch within one
- * variant; and a batch interrupted by shutdown gives every run it holds back to the queue. On H2, and on the
- * PostgreSQL server named by {@code SPRING_DATASOURCE_URL} (CI) in a schema of its own.
+ * variant; a batch interrupted by shutdown gives every run it holds back to the queue, and so does, for the runs
+ * it has not started, one that runs past twice its time; while a run is long, the batch's other runs keep their
+ * heartbeat. On H2, and the first checks also on the PostgreSQL server named by {@code SPRING_DATASOURCE_URL}
+ * (CI) in a schema of its own.
  */
 class ClaimBatchTests {
     /** Two variants × three repetitions: runs 0–2 are variant 0, runs 3–5 variant 1. */
@@ -79,6 +81,30 @@ class ClaimBatchTests {
         });
     }
 
+    /**
+     * A batch that takes longer than twice {@code schedsim.claim-batch} (its estimate was wrong) gives back the
+     * runs it has not started. With 1 ns, any run is longer.
+     */
+    @Test
+    void aBatchPastTwiceTheClaimBatchGivesBackWhatItDidNotStart() {
+        List<String> p = new java.util.ArrayList<>(h2());
+        p.add("schedsim.claim-batch=1ns");
+        withService(p, ctx -> {
+            SimulationQueue queue = ctx.getBean(SimulationQueue.class);
+            JdbcTemplate jdbc = ctx.getBean(JdbcTemplate.class);
+            String id = EndToEnd.submit(EndToEnd.http(ctx), SIX);
+            SimulationQueue.Batch batch = queue.claim("w#0", (s, j, f) -> 3).orElseThrow();
+            assertThat(batch.runs()).hasSize(3);
+            ctx.getBean(SimulationRunner.class).run(batch, "w#0", () -> false);
+            assertThat(statuses(jdbc, id)).containsExactly("SUCCEEDED", "QUEUED", "QUEUED", "QUEUED", "QUEUED",
+                    "QUEUED");
+            assertThat(jdbc.queryForObject("select status from simulation where id = ?", String.class, id))
+                    .isEqualTo("RUNNING");
+            // The runs given back are claimed again like any queued run.
+            assertThat(indexes(queue.claim("w#1", (s, j, f) -> 2), id)).containsExactly(1, 2);
+        });
+    }
+
     private List<String> h2() {
         return List.of("spring.datasource.url=jdbc:h2:file:" + dir.resolve("db").toAbsolutePath()
                 + ";AUTO_SERVER=FALSE", "spring.datasource.username=sa", "spring.datasource.password=");
@@ -101,7 +127,10 @@ class ClaimBatchTests {
 
     private void withService(List<String> database, Consumer<ConfigurableApplicationContext> checks) {
         List<String> p = new java.util.ArrayList<>(database);
-        p.addAll(List.of("schedsim.warmup=0s", "schedsim.claim-batch=1h"));
+        p.add("schedsim.warmup=0s");
+        if (p.stream().noneMatch(e -> e.startsWith("schedsim.claim-batch="))) {
+            p.add("schedsim.claim-batch=1h");
+        }
         try (ConfigurableApplicationContext ctx = EndToEnd.start(p)) {
             ctx.getBean(SimulationWorkers.class).stop();
             checks.accept(ctx);
