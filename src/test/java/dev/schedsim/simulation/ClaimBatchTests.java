@@ -52,9 +52,7 @@ class ClaimBatchTests {
     /** While a run of a batch runs long, its heartbeat also keeps the batch's other runs from the reaper. */
     @Test
     void aLongRunKeepsTheOtherRunsOfItsBatchAlive() {
-        List<String> p = new java.util.ArrayList<>(h2());
-        p.add("schedsim.progress-interval=50ms");
-        withService(p, ctx -> {
+        withService(h2("schedsim.progress-interval=50ms"), ctx -> {
             SimulationQueue queue = ctx.getBean(SimulationQueue.class);
             JdbcTemplate jdbc = ctx.getBean(JdbcTemplate.class);
             String id = EndToEnd.submit(EndToEnd.http(ctx), EndToEnd.longRun("held")
@@ -87,9 +85,7 @@ class ClaimBatchTests {
      */
     @Test
     void aBatchPastTwiceTheClaimBatchGivesBackWhatItDidNotStart() {
-        List<String> p = new java.util.ArrayList<>(h2());
-        p.add("schedsim.claim-batch=1ns");
-        withService(p, ctx -> {
+        withService(h2("schedsim.claim-batch=1ns"), ctx -> {
             SimulationQueue queue = ctx.getBean(SimulationQueue.class);
             JdbcTemplate jdbc = ctx.getBean(JdbcTemplate.class);
             String id = EndToEnd.submit(EndToEnd.http(ctx), SIX);
@@ -105,9 +101,12 @@ class ClaimBatchTests {
         });
     }
 
-    private List<String> h2() {
-        return List.of("spring.datasource.url=jdbc:h2:file:" + dir.resolve("db").toAbsolutePath()
-                + ";AUTO_SERVER=FALSE", "spring.datasource.username=sa", "spring.datasource.password=");
+    private List<String> h2(String... more) {
+        List<String> p = new java.util.ArrayList<>(List.of("spring.datasource.url=jdbc:h2:file:"
+                + dir.resolve("db").toAbsolutePath() + ";AUTO_SERVER=FALSE", "spring.datasource.username=sa",
+                "spring.datasource.password="));
+        p.addAll(List.of(more));
+        return p;
     }
 
     private static java.sql.Timestamp heartbeat(JdbcTemplate jdbc, String simulation, int run) {
