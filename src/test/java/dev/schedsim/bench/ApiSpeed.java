@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * {@code finishedAt} (the server's timestamps: queueing before the start is not counted).</li>
  * <li>Cores: submits one simulation of 2 variants × 4 repetitions of a larger machine and samples the service
  * process's CPU time (utime + stime of /proc/PID/stat) over the simulation's wall time; prints the mean
- * number of cores busy, next to the number of cores the machine has.</li>
+ * number of cores busy, next to the number of cores the machine has (skipped with the environment variable
+ * {@code AS_CORES=0}).</li>
  * <li>Sweep: one simulation of 16 variants (4 kernel profiles × 4 HZ) × 20 repetitions of a validation case,
  * 320 small runs: wall time from submission to SUCCEEDED, runs per second and the service's CPU per run, and
  * the size of the database after it (SWEEPS sweeps in a row, default 1).</li>
@@ -92,7 +93,9 @@ public final class ApiSpeed {
             System.out.printf("validation cases, all   %s%n", summary(all));
         }
         if (pid > 0) {
-            cores(http, base, pid);
+            if (!"0".equals(System.getenv("AS_CORES"))) {
+                cores(http, base, pid);
+            }
             for (int i = 0; i < sweeps; i++) {
                 sweep(http, base, pid, database);
             }
