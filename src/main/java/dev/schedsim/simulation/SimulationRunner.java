@@ -153,11 +153,11 @@ class SimulationRunner {
             long t0 = System.nanoTime();
             Report report = Engine.run(variant.spec(), seed, plan.eventBudget(), control);
             String reportJson = JSON.writeValueAsString(report);
-            ran(id, v, System.nanoTime() - t0);
             if (plan.runs() == 1) {
                 finishOnlyRun(claim, worker, plan, report, reportJson, startedAt);
                 return null;
             }
+            ran(id, v, System.nanoTime() - t0); // (a simulation of one run is never batched)
             return new Finished(claim, report, reportJson, startedAt);
         } catch (RunCancelledException e) {
             if (stopping.getAsBoolean() && !cancelled.get()) {

@@ -30,13 +30,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * (CI) in a schema of its own.
  */
 class ClaimBatchTests {
-    /** Two variants × three repetitions: runs 0–2 are variant 0, runs 3–5 variant 1. */
-    private static final String SIX = """
-            {"name":"six","topology":{"preset":"validation-2c"},
-             "cgroups":[{"path":"/a","cpuMax":"50000 100000"}],
-             "workloads":[{"name":"w","cgroup":"/a","type":"cpu-bound","threads":2}],
-             "durationMs":100,"seed":3,"repetitions":3,
-             "variants":[{"label":"old","kernel":{"profile":"6.1"}},{"label":"new","kernel":{"profile":"6.18"}}]}""";
+    /** Two variants × three repetitions: runs 0–2 are variant 0, runs 3–5 variant 1 (100 ms each). */
+    private static final String SIX = RunQueueTests.TWO_BY_TWO
+            .replace("\"repetitions\":2", "\"repetitions\":3").replace("\"durationMs\":300", "\"durationMs\":100")
+            .replace("\"name\":\"runs\"", "\"name\":\"six\"");
     /** Another simulation, of two variants × one repetition. */
     private static final String TWO = SIX.replace("\"repetitions\":3", "\"repetitions\":1")
             .replace("\"name\":\"six\"", "\"name\":\"two\"");

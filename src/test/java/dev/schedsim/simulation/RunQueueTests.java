@@ -20,7 +20,7 @@ import tools.jackson.databind.JsonNode;
  * timeout; a cancel written to the database by another instance stops a running engine at its next heartbeat.
  */
 class RunQueueTests {
-    private static final String TWO_BY_TWO = """
+    static final String TWO_BY_TWO = """
             {"name":"runs","topology":{"preset":"validation-2c"},
              "cgroups":[{"path":"/a","cpuMax":"50000 100000"}],
              "workloads":[{"name":"w","cgroup":"/a","type":"cpu-bound","threads":2}],
