@@ -28,11 +28,7 @@ extract_src "$new" "$work/new-src"
 build() { # rev dir
   local src="$work/$2-src"
   [ -d "$src" ] || extract_src "$1" "$src"
-  find "$src/src/main/java/dev/schedsim/engine" -name '*.java' > "$work/$2.files"
-  echo "$work/new-src/src/test/java/dev/schedsim/bench/BenchSpecs.java" >> "$work/$2.files"
-  echo "$work/new-src/src/test/java/dev/schedsim/bench/QuickBench.java" >> "$work/$2.files"
-  mkdir -p "$work/$2"
-  javac -nowarn -proc:none -d "$work/$2" -cp "$hdr" @"$work/$2.files"
+  build_engine "$src" "$work/new-src" "$work/$2" "$hdr" BenchSpecs QuickBench
 }
 build "$old" old; build "$new" new
 if [[ -n "${BC_INTERLEAVE:-}" ]]; then

@@ -14,12 +14,7 @@ extract_src "$new" "$work/new-src"
 [ "$old" = "$new" ] || extract_src "$old" "$work/old-src"
 for v in old new; do
   src="$work/$v-src"; [ -d "$src" ] || src="$work/new-src"
-  find "$src/src/main/java/dev/schedsim/engine" -name '*.java' > "$work/$v.files"
-  for f in BenchSpecs ReportFingerprint; do
-    echo "$work/new-src/src/test/java/dev/schedsim/bench/$f.java" >> "$work/$v.files"
-  done
-  mkdir -p "$work/$v"
-  javac -nowarn -proc:none -d "$work/$v" -cp "$hdr" @"$work/$v.files"
+  build_engine "$src" "$work/new-src" "$work/$v" "$hdr" BenchSpecs ReportFingerprint
   java -cp "$work/$v:$hdr" dev.schedsim.bench.ReportFingerprint -v > "$work/$v.out" &
 done
 wait

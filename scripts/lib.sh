@@ -83,6 +83,30 @@ hdr_jar() {
   echo "$hdr"
 }
 
+# Builds a revision's engine (its src/main/java/dev/schedsim/engine) with javac into OUT, together with benchmark
+# drivers from src/test/java/dev/schedsim/bench. The drivers are the newer revision's (DRIVER_SRC), so that both
+# sides run the same cases; when those do not compile against an older engine (its spec API was different, as
+# before the engine was split by mechanism), the revision's own drivers of the same names are used, and a note
+# says so (compare their case lists: ReportFingerprint -v prints one digest per case).
+# usage: build_engine SRC DRIVER_SRC OUT HDR_JAR DRIVER...
+build_engine() {
+  local src=$1 drivers=$2 out=$3 hdr=$4
+  shift 4
+  local files
+  files=$(mktemp)
+  mkdir -p "$out"
+  find "$src/src/main/java/dev/schedsim/engine" -name '*.java' > "$files"
+  for f in "$@"; do echo "$drivers/src/test/java/dev/schedsim/bench/$f.java" >> "$files"; done
+  if ! javac -nowarn -proc:none -d "$out" -cp "$hdr" @"$files" 2>/dev/null; then
+    echo "note: the newer drivers ($*) do not compile against the engine of $src; using that revision's own" >&2
+    rm -rf "$out"; mkdir -p "$out"
+    find "$src/src/main/java/dev/schedsim/engine" -name '*.java' > "$files"
+    for f in "$@"; do echo "$src/src/test/java/dev/schedsim/bench/$f.java" >> "$files"; done
+    javac -nowarn -proc:none -d "$out" -cp "$hdr" @"$files"
+  fi
+  rm -f "$files"
+}
+
 # Copies a revision's src/ into DIR/src (REV = WORKTREE: the work tree's). usage: extract_src REV DIR
 extract_src() {
   mkdir -p "$2"

@@ -1,5 +1,7 @@
 package dev.schedsim;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,6 +43,41 @@ class EngineIsolationTests {
                 }
             };
 
+    /** The main classes of the whole service. */
+    private static final JavaClasses SERVICE = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.schedsim");
+
+    /** The engine's internals: every engine package but its entry and its spec records. */
+    static final DescribedPredicate<com.tngtech.archunit.core.domain.JavaClass> ENGINE_INTERNALS =
+            resideInAPackage("dev.schedsim.engine..")
+                    .and(DescribedPredicate.not(resideInAnyPackage("dev.schedsim.engine", "dev.schedsim.engine.spec")))
+                    .as("engine internals (anything but dev.schedsim.engine and dev.schedsim.engine.spec)");
+
+    static final ArchRule ONLY_THE_ENTRY = noClasses().that().resideOutsideOfPackage("dev.schedsim.engine..")
+            .should().dependOnClassesThat(ENGINE_INTERNALS)
+            .because("the service uses the engine through Engine, EngineSpec, Report, RunControl and engine.spec "
+                    + "only (docs/model.md), so that the engine's inside can change without the service noticing");
+
+    /** One owner per piece of shared state: the fields others read, each written by one class only. */
+    static final ArchRule[] OWNERS = {
+        owner("dev.schedsim.engine.event.SimClock", "now", "dev.schedsim.engine.core.Simulation"),
+        owner("dev.schedsim.engine.core.Cpu", "curr", "dev.schedsim.engine.core.RunQueues"),
+        owner("dev.schedsim.engine.core.Cpu", "nrRunning", "dev.schedsim.engine.core.RunQueues"),
+        owner("dev.schedsim.engine.core.Cpu", "overheadDebt", "dev.schedsim.engine.machine.Execution"),
+        owner("dev.schedsim.engine.core.Cpu", "rate", "dev.schedsim.engine.machine.Smt"),
+        owner("dev.schedsim.engine.fair.CfsRq", "throttled", "dev.schedsim.engine.bandwidth.Throttle"),
+        owner("dev.schedsim.engine.fair.CfsRq", "throttleCount", "dev.schedsim.engine.bandwidth.Throttle"),
+        owner("dev.schedsim.engine.fair.CfsRq", "hNrRunning", "dev.schedsim.engine.fair.FairQueue"),
+    };
+
+    private static ArchRule owner(String holder, String field, String writer) {
+        return noClasses().that().doNotHaveFullyQualifiedName(writer).and().doNotHaveFullyQualifiedName(holder)
+                .should().setField(holder, field)
+                .because(holder.substring(holder.lastIndexOf('.') + 1) + "." + field + " has one owner, "
+                        + writer.substring(writer.lastIndexOf('.') + 1));
+    }
+
     static final ArchRule NO_FRAMEWORKS = noClasses().that().resideInAPackage("dev.schedsim.engine..")
             .should().dependOnClassesThat()
             .resideInAnyPackage("org.springframework..", "jakarta..", "javax..", "java.sql..")
@@ -58,7 +95,40 @@ class EngineIsolationTests {
         assertTrue(ENGINE.contain(dev.schedsim.engine.event.EventQueue.class));
         assertFalse(ENGINE.stream().anyMatch(c -> c.getSimpleName().endsWith("Tests")),
                 "test classes must not be imported");
-        assertTrue(ENGINE.stream().anyMatch(c -> c.getName().equals("dev.schedsim.engine.Simulation")));
+        assertTrue(ENGINE.stream().anyMatch(c -> c.getName().equals("dev.schedsim.engine.core.Simulation")));
+    }
+
+    @Test
+    void theServiceUsesOnlyTheEnginesEntryAndSpec() {
+        ONLY_THE_ENTRY.check(SERVICE);
+    }
+
+    @Test
+    void sharedEngineStateHasOneWriter() {
+        for (ArchRule rule : OWNERS) {
+            rule.check(ENGINE);
+        }
+    }
+
+    /** A service class that reaches into the engine, to show the boundary rule can fail. */
+    static final class Reacher {
+        int cpus(dev.schedsim.engine.spec.TopologySpec spec) {
+            return new dev.schedsim.engine.topology.Topology(spec).cpuCount();
+        }
+    }
+
+    /** A class that writes a field it does not own, to show the owner rules can fail. */
+    static final class Writer {
+        void clear(dev.schedsim.engine.core.Cpu cpu) {
+            cpu.curr = null;
+        }
+    }
+
+    @Test
+    void theBoundaryAndOwnerRulesCatchOffenders() {
+        JavaClasses offenders = new ClassFileImporter().importClasses(Reacher.class, Writer.class);
+        assertTrue(ONLY_THE_ENTRY.evaluate(offenders).hasViolation(), "Reacher builds an engine Topology");
+        assertTrue(OWNERS[1].evaluate(offenders).hasViolation(), "Writer sets Cpu.curr");
     }
 
     @Test

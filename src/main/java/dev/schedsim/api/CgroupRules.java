@@ -1,7 +1,7 @@
 package dev.schedsim.api;
 
 import dev.schedsim.api.SimulationRequest.CgroupRequest;
-import dev.schedsim.engine.bandwidth.CgroupSpec;
+import dev.schedsim.engine.spec.CgroupSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;

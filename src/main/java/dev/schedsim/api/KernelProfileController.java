@@ -1,8 +1,8 @@
 package dev.schedsim.api;
 
-import dev.schedsim.engine.kernel.Feature;
-import dev.schedsim.engine.kernel.KernelProfile;
-import dev.schedsim.engine.kernel.KernelProfiles;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.KernelProfile;
+import dev.schedsim.engine.spec.KernelProfiles;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.LinkedHashMap;

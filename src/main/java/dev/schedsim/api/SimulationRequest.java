@@ -27,7 +27,7 @@ public record SimulationRequest(String name, TopologyRequest topology, KernelReq
         }
     }
 
-    /** Overrides of {@link dev.schedsim.engine.topology.HardwareModel} defaults; absent fields keep them. */
+    /** Overrides of {@link dev.schedsim.engine.spec.HardwareModel} defaults; absent fields keep them. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record HardwareRequest(List<Double> smtThroughput, List<Long> cacheRefillNsPerKb, Long shallowIdleExitNs,
                                   Long deepIdleExitNs, Long deepIdleResidencyNs, Double coreIdleWatts,

@@ -2,9 +2,9 @@ package dev.schedsim.api;
 
 import dev.schedsim.api.SimulationRequest.HardwareRequest;
 import dev.schedsim.api.SimulationRequest.TopologyRequest;
-import dev.schedsim.engine.topology.HardwareModel;
-import dev.schedsim.engine.topology.TopologyPresets;
-import dev.schedsim.engine.topology.TopologySpec;
+import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.TopologyPresets;
+import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.topology.SavedTopologies;
 import dev.schedsim.topology.SavedTopology;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.schedsim.api;
 
-import dev.schedsim.engine.topology.TopologyPresets;
+import dev.schedsim.engine.spec.TopologyPresets;
 import dev.schedsim.simulation.Durability;
 import dev.schedsim.topology.SavedTopologies;
 import dev.schedsim.topology.SavedTopology;

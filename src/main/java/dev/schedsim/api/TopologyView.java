@@ -1,10 +1,10 @@
 package dev.schedsim.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.schedsim.engine.topology.DomainLevel;
-import dev.schedsim.engine.topology.HardwareModel;
-import dev.schedsim.engine.topology.Topology;
-import dev.schedsim.engine.topology.TopologySpec;
+import dev.schedsim.engine.Engine;
+import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.SchedDomainView;
+import dev.schedsim.engine.spec.TopologySpec;
 import java.util.List;
 
 /**
@@ -13,7 +13,7 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 record TopologyView(String name, String kind, String machine, String why, String description, int cpuCount,
-                    Shape shape, HardwareModel hardware, List<DomainLevel.View> levels) {
+                    Shape shape, HardwareModel hardware, List<SchedDomainView> levels) {
 
     record Shape(int sockets, int numaNodesPerSocket, int llcsPerNumaNode, int coresPerLlc, int threadsPerCore,
                  List<Integer> llcCores, int cores) {
@@ -21,10 +21,9 @@ record TopologyView(String name, String kind, String machine, String why, String
 
     static TopologyView of(String name, String kind, String machine, String why, String description,
                            TopologySpec spec) {
-        Topology t = new Topology(spec);
-        return new TopologyView(name, kind, machine, why, description, t.cpuCount(),
+        return new TopologyView(name, kind, machine, why, description, spec.cpuCount(),
                 new Shape(spec.sockets(), spec.numaNodesPerSocket(), spec.llcsPerNumaNode(), spec.coresPerLlc(),
                         spec.threadsPerCore(), spec.llcCores(), spec.coreCount()),
-                spec.hardware(), t.levelViews());
+                spec.hardware(), Engine.schedDomains(spec));
     }
 }

@@ -2,8 +2,8 @@ package dev.schedsim.api;
 
 import dev.schedsim.api.SimulationRequest.SegmentRequest;
 import dev.schedsim.api.SimulationRequest.WorkloadRequest;
-import dev.schedsim.engine.workload.WorkloadSpec;
-import dev.schedsim.engine.workload.WorkloadType;
+import dev.schedsim.engine.spec.WorkloadSpec;
+import dev.schedsim.engine.spec.WorkloadType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -176,19 +176,33 @@ final class Workloads {
 
     /** The engine spec of a checked workload (defaults filled in by {@link #check}). */
     static WorkloadSpec spec(WorkloadRequest w) {
+        int[] cpus = w.cpus() == null ? null : affinity(w.cpus(), "cpus", -1, new Violations());
+        return new WorkloadSpec(w.name(), w.cgroup(), i(w.nice()), cpus, i(w.cacheFootprintKb()), kind(w));
+    }
+
+    /** The type's own parameters. */
+    private static WorkloadSpec.Kind kind(WorkloadRequest w) {
+        return switch (WorkloadType.byWireName(w.type())) {
+            case CPU_BOUND -> new WorkloadSpec.CpuBound(i(w.threads()), l(w.workUs()));
+            case PERIODIC -> new WorkloadSpec.Periodic(i(w.threads()), l(w.runUs()), l(w.sleepUs()), i(w.jitterPct()));
+            case REQUEST_RESPONSE -> new WorkloadSpec.RequestResponse(i(w.pairs()), l(w.serviceUs()), l(w.thinkUs()));
+            case HACKBENCH -> new WorkloadSpec.Hackbench(i(w.groups()), i(w.fdsPerGroup()), i(w.loops()),
+                    l(w.messageUs()));
+            case SCHBENCH -> new WorkloadSpec.Schbench(i(w.messageThreads()), i(w.workersPerMessageThread()),
+                    l(w.requestUs()), i(w.rps()));
+            case TRACE -> new WorkloadSpec.Trace(i(w.threads()), segments(w.segments()));
+        };
+    }
+
+    private static List<WorkloadSpec.Segment> segments(List<SegmentRequest> requested) {
         List<WorkloadSpec.Segment> segments = new ArrayList<>();
-        if (w.segments() != null) {
-            for (SegmentRequest s : w.segments()) {
+        if (requested != null) {
+            for (SegmentRequest s : requested) {
                 segments.add(s.runUs() != null ? new WorkloadSpec.Segment(true, s.runUs())
                         : new WorkloadSpec.Segment(false, s.sleepUs()));
             }
         }
-        int[] cpus = w.cpus() == null ? null : affinity(w.cpus(), "cpus", -1, new Violations());
-        return new WorkloadSpec(w.name(), w.cgroup(), WorkloadType.byWireName(w.type()), i(w.threads()), i(w.nice()),
-                cpus, l(w.workUs()), l(w.runUs()), l(w.sleepUs()), i(w.jitterPct()), i(w.pairs()), l(w.serviceUs()),
-                l(w.thinkUs()), i(w.groups()), i(w.fdsPerGroup()), i(w.loops()), l(w.messageUs()),
-                i(w.messageThreads()), i(w.workersPerMessageThread()), l(w.requestUs()), i(w.rps()), segments,
-                i(w.cacheFootprintKb()));
+        return segments;
     }
 
     private static int i(Integer n) {

@@ -1,5 +1,11 @@
 package dev.schedsim.engine;
 
+import dev.schedsim.engine.core.Simulation;
+import dev.schedsim.engine.spec.SchedDomainView;
+import dev.schedsim.engine.spec.TopologySpec;
+import dev.schedsim.engine.topology.Topology;
+import java.util.List;
+
 /**
  * The engine's entry point: a validated spec and a seed in, a report out. Deterministic: the same spec
  * and seed give an identical report on any machine. Pure Java: no Spring, no I/O, no wall clock.
@@ -19,5 +25,10 @@ public final class Engine {
      */
     public static Report run(EngineSpec spec, long seed, long eventBudget, RunControl control) {
         return new Simulation(spec, seed, eventBudget, control).run();
+    }
+
+    /** The scheduling-domain levels the kernel would build for a machine, lowest first. */
+    public static List<SchedDomainView> schedDomains(TopologySpec topology) {
+        return new Topology(topology).levelViews();
     }
 }

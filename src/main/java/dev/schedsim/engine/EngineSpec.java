@@ -1,9 +1,9 @@
 package dev.schedsim.engine;
 
-import dev.schedsim.engine.bandwidth.CgroupSpec;
-import dev.schedsim.engine.kernel.KernelConfig;
-import dev.schedsim.engine.topology.TopologySpec;
-import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.spec.TopologySpec;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.schedsim.bench;
 
 import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.bandwidth.CgroupSpec;
-import dev.schedsim.engine.kernel.Feature;
-import dev.schedsim.engine.kernel.KernelConfig;
-import dev.schedsim.engine.kernel.KernelProfiles;
-import dev.schedsim.engine.topology.TopologyPresets;
-import dev.schedsim.engine.topology.TopologySpec;
-import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.spec.KernelProfiles;
+import dev.schedsim.engine.spec.TopologyPresets;
+import dev.schedsim.engine.spec.TopologySpec;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.EnumMap;
 import java.util.List;
 

@@ -4,7 +4,7 @@ import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.EngineSpec;
 import dev.schedsim.engine.Report;
 import dev.schedsim.engine.RunControl;
-import dev.schedsim.engine.topology.TopologySpec;
+import dev.schedsim.engine.spec.TopologySpec;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;

@@ -48,7 +48,7 @@ public final class QuickBench {
     /** The spec of {@code [CASE]} or {@code [PRESET THREADS DURATION_US]} (none: the mix). */
     private static EngineSpec spec(String[] machine) {
         if (machine.length > 2) {
-            return BenchSpecs.mixed(dev.schedsim.engine.topology.TopologyPresets.byName(machine[0]).spec(),
+            return BenchSpecs.mixed(dev.schedsim.engine.spec.TopologyPresets.byName(machine[0]).spec(),
                     Integer.parseInt(machine[1]), Long.parseLong(machine[2]));
         }
         String name = machine.length > 0 ? machine[0] : "mix";

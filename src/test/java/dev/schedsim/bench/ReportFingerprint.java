@@ -3,15 +3,14 @@ package dev.schedsim.bench;
 import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.EngineSpec;
 import dev.schedsim.engine.RunControl;
-import dev.schedsim.engine.bandwidth.CgroupSpec;
-import dev.schedsim.engine.kernel.Feature;
-import dev.schedsim.engine.kernel.KernelConfig;
-import dev.schedsim.engine.kernel.KernelProfile;
-import dev.schedsim.engine.kernel.KernelProfiles;
-import dev.schedsim.engine.topology.TopologyPresets;
-import dev.schedsim.engine.topology.TopologySpec;
-import dev.schedsim.engine.workload.WorkloadSpec;
-import dev.schedsim.engine.workload.WorkloadType;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.spec.KernelProfile;
+import dev.schedsim.engine.spec.KernelProfiles;
+import dev.schedsim.engine.spec.TopologyPresets;
+import dev.schedsim.engine.spec.TopologySpec;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -97,13 +96,10 @@ public final class ReportFingerprint {
         int th = Math.max(6, cpus * 2);
         List<WorkloadSpec> w = List.of(
                 WorkloadSpec.cpuBound("batch", "/batch", th / 3, 0),
-                new WorkloadSpec("web", "/web", WorkloadType.PERIODIC, th / 3, 0, null, 0, 2000, 8000, 20, 0, 0, 0,
-                        0, 0, 0, 0, 0, 0, 0, 0, null, 0),
+                WorkloadSpec.periodic("web", "/web", th / 3, 2000, 8000, 20),
                 WorkloadSpec.requestResponse("svc", "/svc", Math.max(1, th / 6), 50, 20),
-                new WorkloadSpec("hb", "/hb", WorkloadType.HACKBENCH, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, 2, 5, 40, 3,
-                        0, 0, 0, 0, null, 0),
-                new WorkloadSpec("sch", "/", WorkloadType.SCHBENCH, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
-                        4, 2000, 400, null, 0));
+                WorkloadSpec.hackbench("hb", "/hb", 2, 5, 40, 3),
+                WorkloadSpec.schbench("sch", "/", 2, 4, 2000, 400));
         return new EngineSpec(topo, k, cg, w, 150_000, false);
     }
 }

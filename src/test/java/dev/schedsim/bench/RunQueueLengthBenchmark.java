@@ -4,7 +4,7 @@ import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.EngineSpec;
 import dev.schedsim.engine.Report;
 import dev.schedsim.engine.RunControl;
-import dev.schedsim.engine.topology.TopologyPresets;
+import dev.schedsim.engine.spec.TopologyPresets;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

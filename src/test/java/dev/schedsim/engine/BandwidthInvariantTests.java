@@ -2,9 +2,9 @@ package dev.schedsim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.bandwidth.CgroupSpec;
-import dev.schedsim.engine.kernel.Feature;
-import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

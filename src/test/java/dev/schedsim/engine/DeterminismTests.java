@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.schedsim.bench.BenchSpecs;
-import dev.schedsim.engine.bandwidth.CgroupSpec;
-import dev.schedsim.engine.kernel.Feature;
-import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -1,12 +1,13 @@
 package dev.schedsim.engine;
 
+import dev.schedsim.engine.fair.CfsRq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.bandwidth.CgroupSpec;
-import dev.schedsim.engine.topology.HardwareModel;
-import dev.schedsim.engine.topology.TopologySpec;
-import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.TopologySpec;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;

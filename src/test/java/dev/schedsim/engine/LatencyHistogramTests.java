@@ -1,5 +1,6 @@
 package dev.schedsim.engine;
 
+import dev.schedsim.engine.stats.LatencyHistogram;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,7 +9,7 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine grows its latency histograms itself (WorkloadRun.grown) instead of by HdrHistogram's auto-resize;
+ * The engine grows its latency histograms itself (LatencyHistogram.grown) instead of by HdrHistogram's auto-resize;
  * the report's figures — percentiles, maximum, count — must be exactly those of the auto-resized histogram.
  */
 class LatencyHistogramTests {
@@ -24,7 +25,7 @@ class LatencyHistogramTests {
             long v = rnd.nextInt(50) == 0 ? 0 : (long) Math.pow(10, rnd.nextDouble() * 9.5);
             auto.recordValue(v);
             if (v > grown.getHighestTrackableValue()) {
-                grown = WorkloadRun.grown(grown, v);
+                grown = LatencyHistogram.grown(grown, v);
             }
             grown.recordValue(v);
         }

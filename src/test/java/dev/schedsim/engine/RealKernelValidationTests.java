@@ -2,8 +2,8 @@ package dev.schedsim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.bandwidth.CgroupSpec;
-import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

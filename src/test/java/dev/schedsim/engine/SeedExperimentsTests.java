@@ -2,10 +2,10 @@ package dev.schedsim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.bandwidth.CgroupSpec;
-import dev.schedsim.engine.kernel.Feature;
-import dev.schedsim.engine.workload.WorkloadSpec;
-import dev.schedsim.engine.workload.WorkloadType;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.WorkloadSpec;
+import dev.schedsim.engine.spec.WorkloadType;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -110,8 +110,8 @@ class SeedExperimentsTests {
             double[] tput = new double[2];
             long[] mig = new long[2];
             for (int i = 0; i < 2; i++) {
-                WorkloadSpec rr = new WorkloadSpec("rr", "/", WorkloadType.REQUEST_RESPONSE, 0, 0, null, 0, 0, 0, 0,
-                        pairs, 15, 5, 0, 0, 0, 0, 0, 0, 0, 0, null, 2048);
+                WorkloadSpec rr = new WorkloadSpec("rr", "/", 0, null, 2048,
+                        new WorkloadSpec.RequestResponse(pairs, 15, 5));
                 WorkloadSpec noise = WorkloadSpec.periodic("noise", "/", 40, 30, 600, 80);
                 Report r = Specs.run(Specs.spec(Specs.preset("spr-2s-60c-smt2"),
                         Specs.kernel("6.18", 250, with(Feature.SIS_CACHE, i == 1)), List.of(), List.of(rr, noise), 200_000), 1);
@@ -172,8 +172,7 @@ class SeedExperimentsTests {
             if (gate != null) {
                 f.put(Feature.NEWIDLE_MIGRATION_COST_GATE, gate);
             }
-            WorkloadSpec hb = new WorkloadSpec("hackbench", "/", WorkloadType.HACKBENCH, 0, 0, null, 0, 0, 0, 0, 0, 0,
-                    0, groups, 20, loops, 4, 0, 0, 0, 0, null, 0);
+            WorkloadSpec hb = WorkloadSpec.hackbench("hackbench", "/", groups, 20, loops, 4);
             Report r = Specs.run(Specs.spec(Specs.preset("thunderx2-2n-28c-smt4"), Specs.kernel(profiles[i], 250, f),
                     List.of(), List.of(hb), 10_000_000), 1);
             Report.WorkloadReport w = Specs.workload(r, "hackbench");

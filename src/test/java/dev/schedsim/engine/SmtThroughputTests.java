@@ -3,10 +3,10 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.topology.HardwareModel;
+import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.topology.Topology;
-import dev.schedsim.engine.topology.TopologySpec;
-import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.engine.spec.TopologySpec;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

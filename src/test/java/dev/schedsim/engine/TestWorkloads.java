@@ -1,46 +1,39 @@
 package dev.schedsim.engine;
 
-import dev.schedsim.engine.workload.WorkloadSpec;
-import dev.schedsim.engine.workload.WorkloadType;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.List;
 
-/** Workload specs the static helpers of {@link WorkloadSpec} do not build (nice, affinity, other types). */
+/** Workload specs the static helpers of {@link WorkloadSpec} do not build in one call (nice, affinity). */
 final class TestWorkloads {
     private TestWorkloads() {
     }
 
     /** cpu-bound threads with a nice value and an affinity (null = all CPUs). */
     static WorkloadSpec cpuBound(String name, String cgroup, int threads, int nice, int[] cpus, long workUs) {
-        return new WorkloadSpec(name, cgroup, WorkloadType.CPU_BOUND, threads, nice, cpus, workUs, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
+        return WorkloadSpec.cpuBound(name, cgroup, threads, workUs).withNice(nice).withCpus(cpus);
     }
 
     static WorkloadSpec periodic(String name, String cgroup, int threads, long runUs, long sleepUs, int jitterPct,
                                  int[] cpus) {
-        return new WorkloadSpec(name, cgroup, WorkloadType.PERIODIC, threads, 0, cpus, 0, runUs, sleepUs, jitterPct,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
+        return WorkloadSpec.periodic(name, cgroup, threads, runUs, sleepUs, jitterPct).withCpus(cpus);
     }
 
     static WorkloadSpec requestResponse(String name, String cgroup, int pairs, long serviceUs, long thinkUs,
                                         int[] cpus) {
-        return new WorkloadSpec(name, cgroup, WorkloadType.REQUEST_RESPONSE, 0, 0, cpus, 0, 0, 0, 0, pairs,
-                serviceUs, thinkUs, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
+        return WorkloadSpec.requestResponse(name, cgroup, pairs, serviceUs, thinkUs).withCpus(cpus);
     }
 
     static WorkloadSpec trace(String name, String cgroup, int threads, List<WorkloadSpec.Segment> segments) {
-        return new WorkloadSpec(name, cgroup, WorkloadType.TRACE, threads, 0, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, 0, segments, 0);
+        return WorkloadSpec.trace(name, cgroup, threads, segments);
     }
 
     static WorkloadSpec hackbench(String name, String cgroup, int groups, int fdsPerGroup, int loops,
                                   long messageUs) {
-        return new WorkloadSpec(name, cgroup, WorkloadType.HACKBENCH, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, groups,
-                fdsPerGroup, loops, messageUs, 0, 0, 0, 0, null, 0);
+        return WorkloadSpec.hackbench(name, cgroup, groups, fdsPerGroup, loops, messageUs);
     }
 
     static WorkloadSpec schbench(String name, String cgroup, int messageThreads, int workersPerMessageThread,
                                  long requestUs, int rps) {
-        return new WorkloadSpec(name, cgroup, WorkloadType.SCHBENCH, 0, 0, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                messageThreads, workersPerMessageThread, requestUs, rps, null, 0);
+        return WorkloadSpec.schbench(name, cgroup, messageThreads, workersPerMessageThread, requestUs, rps);
     }
 }

@@ -1,11 +1,12 @@
 package dev.schedsim.engine;
 
+import dev.schedsim.engine.stats.Recorder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.bandwidth.CgroupSpec;
-import dev.schedsim.engine.workload.WorkloadSpec;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.schedsim.engine.topology.DomainLevel;
 import dev.schedsim.engine.topology.Topology;
-import dev.schedsim.engine.topology.TopologyPresets;
-import dev.schedsim.engine.topology.TopologySpec;
+import dev.schedsim.engine.spec.SchedDomainView;
+import dev.schedsim.engine.spec.TopologyPresets;
+import dev.schedsim.engine.spec.TopologySpec;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -265,10 +266,10 @@ class TopologyTests {
     @Test
     void levelViewsFlagSerializeOnNumaOnly() {
         Topology t = topo("xeon-2s-4c-smt2");
-        List<DomainLevel.View> v = t.levelViews();
-        assertEquals(List.of("SMT", "MC", "NUMA1"), v.stream().map(DomainLevel.View::name).toList());
-        assertEquals(List.of(8, 2, 1), v.stream().map(DomainLevel.View::domains).toList());
-        assertEquals(List.of(2, 8, 16), v.stream().map(DomainLevel.View::cpusPerDomain).toList());
+        List<SchedDomainView> v = t.levelViews();
+        assertEquals(List.of("SMT", "MC", "NUMA1"), v.stream().map(SchedDomainView::name).toList());
+        assertEquals(List.of(8, 2, 1), v.stream().map(SchedDomainView::domains).toList());
+        assertEquals(List.of(2, 8, 16), v.stream().map(SchedDomainView::cpusPerDomain).toList());
         assertTrue(v.get(2).serialize());
         assertTrue(v.get(2).flags().contains("SD_SERIALIZE"));
         assertFalse(v.get(1).flags().contains("SD_SERIALIZE"));

@@ -3,21 +3,23 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.topology.HardwareModel;
-import dev.schedsim.engine.workload.WorkloadSpec;
-import dev.schedsim.engine.workload.WorkloadSpec.Segment;
+import dev.schedsim.engine.workload.Program;
+import dev.schedsim.engine.workload.SchbenchProgram;
+import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.WorkloadSpec;
+import dev.schedsim.engine.spec.WorkloadSpec.Segment;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The workload programs (WorkloadRun) on an otherwise idle machine, where every expected value follows from
- * the spec's inputs, the 50 µs timer slack of a sleep ({@link WorkloadRun#TIMER_SLACK_NS}, like
+ * The workload programs (engine.workload) on an otherwise idle machine, where every expected value follows from
+ * the spec's inputs, the 50 µs timer slack of a sleep ({@link Program#TIMER_SLACK_NS}, like
  * current->timer_slack_ns) and the idle-state exit latencies of {@link HardwareModel#defaults}: a CPU idle
  * for at least deepIdleResidencyNs pays deepIdleExitNs to wake, otherwise shallowIdleExitNs.
  */
 class WorkloadTests {
     static final HardwareModel HW = HardwareModel.defaults(1);
-    static final double SLACK_US = WorkloadRun.TIMER_SLACK_NS / 1000.0;
+    static final double SLACK_US = Program.TIMER_SLACK_NS / 1000.0;
 
     /** The exit latency (µs) paid by a CPU that was idle for {@code idleUs}. */
     static double exitUs(double idleUs) {
@@ -194,8 +196,8 @@ class WorkloadTests {
         // a usleep of 1 s / 500 (plus the 50 µs timer slack) after the message thread's own short work, and its CPU
         // pays the exit latency of the idle state reached.
         int nrToWake = workers * 2 / 3;
-        double intervalUs = 1e6 / ((rps + nrToWake - 1) / nrToWake) + WorkloadRun.TIMER_SLACK_NS / 1000.0;
-        double roundUs = intervalUs + WorkloadRun.SCHBENCH_MESSAGE_WORK_NS / 1000.0 + exitUs(intervalUs);
+        double intervalUs = 1e6 / ((rps + nrToWake - 1) / nrToWake) + Program.TIMER_SLACK_NS / 1000.0;
+        double roundUs = intervalUs + SchbenchProgram.MESSAGE_WORK_NS / 1000.0 + exitUs(intervalUs);
         assertTrue(w.throughputPerSec() <= rps, "above the target rate: " + w.throughputPerSec());
         assertNear(nrToWake * 1e6 / roundUs, w.throughputPerSec(), 0.01, "requests per second");
         // Three workers on two CPUs, all idle between rounds: a request waits only for its wakeup.
@@ -215,10 +217,10 @@ class WorkloadTests {
         // 5 ms per 10 ms period: each request is throttled for about the rest of the period.
         WorkloadSpec sb = TestWorkloads.schbench("s", "/g", 1, 1, 10_000, 100);
         Report limited = Specs.run(Specs.spec(Specs.frictionless(Specs.preset("validation-2c")), Specs.kernel("6.1"),
-                List.of(new dev.schedsim.engine.bandwidth.CgroupSpec("/g", 5_000, 10_000, 0, 100)), List.of(sb),
+                List.of(new dev.schedsim.engine.spec.CgroupSpec("/g", 5_000, 10_000, 0, 100)), List.of(sb),
                 1_000_000), 1);
         Report free = Specs.run(Specs.spec(Specs.frictionless(Specs.preset("validation-2c")), Specs.kernel("6.1"),
-                List.of(dev.schedsim.engine.bandwidth.CgroupSpec.unlimited("/g", 100)), List.of(sb),
+                List.of(dev.schedsim.engine.spec.CgroupSpec.unlimited("/g", 100)), List.of(sb),
                 1_000_000), 1);
         Report.WorkloadReport wl = Specs.workload(limited, "s");
         Report.WorkloadReport wf = Specs.workload(free, "s");

@@ -1,7 +1,5 @@
 package dev.schedsim.engine.topology;
 
-import java.util.List;
-
 /**
  * One scheduling-domain level, as {@code build_sched_domains()} / {@code sd_init()} (kernel/sched/topology.c)
  * make it: every CPU's domain at this level is one of {@code spans}; its groups are the child level's spans
@@ -36,10 +34,5 @@ public record DomainLevel(String name, int[][] spans, int[] spanOf, int imbalanc
     /** max_interval in ms (= 2 · span weight). */
     public int maxIntervalMs(int cpu) {
         return 2 * weight(cpu);
-    }
-
-    /** A readable view for the API. */
-    public record View(String name, int domains, int cpusPerDomain, int imbalancePct, int busyFactor,
-                       int cacheNiceTries, boolean serialize, List<String> flags) {
     }
 }

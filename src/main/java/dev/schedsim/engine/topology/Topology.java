@@ -1,5 +1,8 @@
 package dev.schedsim.engine.topology;
 
+import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.SchedDomainView;
+import dev.schedsim.engine.spec.TopologySpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -198,8 +201,8 @@ public final class Topology {
     }
 
     /** A summary of the domain levels for the API. */
-    public List<DomainLevel.View> levelViews() {
-        List<DomainLevel.View> v = new ArrayList<>();
+    public List<SchedDomainView> levelViews() {
+        List<SchedDomainView> v = new ArrayList<>();
         for (DomainLevel l : levels) {
             List<String> flags = new ArrayList<>();
             if (l.shareCapacity()) {
@@ -216,7 +219,7 @@ public final class Topology {
                 flags.add("SD_WAKE_AFFINE");
             }
             flags.add("SD_BALANCE_NEWIDLE");
-            v.add(new DomainLevel.View(l.name(), l.spans().length, l.spans()[0].length, l.imbalancePct(),
+            v.add(new SchedDomainView(l.name(), l.spans().length, l.spans()[0].length, l.imbalancePct(),
                     l.busyFactor(), l.cacheNiceTries(), l.serialize(), flags));
         }
         return v;

@@ -1,0 +1,11 @@
+package dev.schedsim.engine.core;
+
+/** The machine-wide counts the report gives (the sums of rq->nr_switches and of the tasks' wakeups and moves). */
+public final class Counters {
+    /** Context switches on every CPU. */
+    public long contextSwitches;
+    /** Task migrations: wakeups placed on another CPU, and moves by load balancing. */
+    public long migrations;
+    /** Wakeups of sleeping or blocked tasks. */
+    public long wakeups;
+}

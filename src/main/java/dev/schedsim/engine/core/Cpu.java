@@ -1,0 +1,104 @@
+package dev.schedsim.engine.core;
+
+import dev.schedsim.engine.fair.CfsRq;
+import dev.schedsim.engine.fair.Tunables;
+import dev.schedsim.engine.pelt.Pelt;
+
+/**
+ * A {@code struct rq}: one logical CPU's run queue, current task, idle state and counters. Each group of fields
+ * names the class that writes it.
+ */
+public final class Cpu {
+    public final int id;
+    public final int core;
+    public final CfsRq root;
+
+    // --- RunQueues: rq->curr, rq->nr_running, rq->cfs_tasks ---
+    public Task curr;
+    /** rq->nr_running: tasks counted as runnable on this CPU. */
+    public int nrRunning;
+    /**
+     * rq->cfs_tasks list ends, as task ids, -1 = none (int links keep the garbage collector's write barrier off
+     * this hot list).
+     */
+    public int lruHead = -1;
+    public int lruTail = -1;
+
+    // --- Scheduler: __schedule() and the switch ---
+    /** TIF_NEED_RESCHED (set by {@link Resched}). */
+    public boolean needResched;
+    /** The task that ran here last (a switch to the same task costs nothing). */
+    public Task lastRan;
+    /** Counted busy (core SMT occupancy, busy time) from a switch-in until it goes idle. */
+    public boolean busy;
+    /** The idle state's exit latency has passed; the next schedule() may switch in. */
+    public boolean idleExitDone;
+    public long idleSince;
+    public long busyNs;
+    public long lastBusyStart = -1;
+    /** When the current task's run slice began (trace). */
+    public long sliceStart;
+    /** When this CPU's next tick is due. */
+    public long nextTick;
+
+    // --- fair.UpdateCurr: update_curr()'s clock for curr (exec_start) ---
+    public long execClock;
+
+    // --- machine.Execution: work accounting of curr, and the scheduler work it has not absorbed ---
+    /** Since when curr's work was last settled, and at which rate (1024 = full single-thread speed). */
+    public long workSince;
+    public int rate = 1024;
+    /** Scheduler work charged to this CPU that the current task's work has not yet absorbed, ns. */
+    public long overheadDebt;
+    /** All scheduler overhead charged to this CPU, ns. */
+    public long overheadNs;
+
+    // --- pelt.LoadTracking ---
+    /** PELT of the root cfs_rq: load (its load.weight), runnable (h_nr_running), util (running). */
+    public final Pelt pelt = new Pelt();
+    /**
+     * rq->leaf_cfs_rq_list: the non-root cfs_rqs of this CPU that had tasks recently (list_add_leaf_cfs_rq() when
+     * one gets its first entity; update_blocked_averages() drops the fully decayed ones).
+     */
+    public CfsRq[] leaf = new CfsRq[4];
+    public int nLeaf;
+
+    // --- machine.CacheModel: KiB of footprint switched in here so far ---
+    public long kbTouched;
+
+    // --- select: SIS_CACHE's rq->cache_hot_timeout; SIS_PROP's wake_avg_idle and wake_stamp (jiffies) ---
+    public long cacheHotTimeout;
+    public long wakeAvgIdle;
+    public long wakeStamp;
+
+    // --- balance.NewidleBalance and ttwu (Wakeup): rq->idle_stamp, rq->avg_idle, rq->max_idle_balance_cost ---
+    public long idleStamp;
+    public long avgIdle;
+    public long maxIdleBalanceCost;
+
+    public Cpu(int id, int core, CfsRq root) {
+        this.id = id;
+        this.core = core;
+        this.root = root;
+        // sched_init(): avg_idle = 2 × migration cost, max_idle_balance_cost = migration cost.
+        this.avgIdle = 2 * Tunables.MIGRATION_COST_NS;
+        this.maxIdleBalanceCost = Tunables.MIGRATION_COST_NS;
+    }
+
+    /** list_add_leaf_cfs_rq(): a non-root cfs_rq got its first entity. */
+    public void addLeaf(CfsRq q) {
+        if (q.onLeafList) {
+            return;
+        }
+        if (nLeaf == leaf.length) {
+            leaf = java.util.Arrays.copyOf(leaf, nLeaf * 2);
+        }
+        q.onLeafList = true;
+        leaf[nLeaf++] = q;
+    }
+
+    /** available_idle_cpu(): nothing running and nothing queued. */
+    public boolean idle() {
+        return curr == null && nrRunning == 0;
+    }
+}

@@ -1,0 +1,151 @@
+package dev.schedsim.engine.core;
+
+import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.event.Timers;
+import dev.schedsim.engine.fair.FairPick;
+import dev.schedsim.engine.fair.FairQueue;
+import dev.schedsim.engine.fair.UpdateCurr;
+import dev.schedsim.engine.machine.CacheModel;
+import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.workload.Action;
+import dev.schedsim.engine.workload.WorkloadRun;
+
+/**
+ * (model) A task between the scheduler's paths: its run segment ends and its program says what next — run on,
+ * or leave the CPU to sleep, block or exit (dequeue_task() with DEQUEUE_SLEEP, then schedule()); every thread
+ * exits at the spec's stop time. Owns the count of finite workloads still running.
+ */
+public final class Lifecycle {
+    private final SimClock clock;
+    private final Timers timers;
+    private final Task[] tasks;
+    private final Cpu[] cpus;
+    private final UpdateCurr updateCurr;
+    private final Execution execution;
+    private final FairQueue fairQueue;
+    private final FairPick fairPick;
+    private final CacheModel cache;
+    private final ContextSwitch contextSwitch;
+    private final Resched resched;
+    private final Counters counters;
+    private int finiteLeft;
+    private boolean allFinite;
+
+    public Lifecycle(SimClock clock, Timers timers, Task[] tasks, Cpu[] cpus, UpdateCurr updateCurr,
+                     Execution execution, FairQueue fairQueue, FairPick fairPick, CacheModel cache,
+                     ContextSwitch contextSwitch, Resched resched, Counters counters) {
+        this.clock = clock;
+        this.timers = timers;
+        this.tasks = tasks;
+        this.cpus = cpus;
+        this.updateCurr = updateCurr;
+        this.execution = execution;
+        this.fairQueue = fairQueue;
+        this.fairPick = fairPick;
+        this.cache = cache;
+        this.contextSwitch = contextSwitch;
+        this.resched = resched;
+        this.counters = counters;
+    }
+
+    /** The run may end early once every workload is finite and all have completed. */
+    void countFinite(WorkloadRun[] workloads) {
+        for (WorkloadRun w : workloads) {
+            if (w.finite) {
+                finiteLeft++;
+            }
+        }
+        allFinite = finiteLeft == workloads.length && workloads.length > 0;
+    }
+
+    /** Every workload is finite and has completed. */
+    boolean allCompleted() {
+        return allFinite && finiteLeft == 0;
+    }
+
+    /** The running task's run segment ended: ask its program what it does next. */
+    void segmentDone(Cpu cpu) {
+        Task p = cpu.curr;
+        if (p == null) {
+            return;
+        }
+        updateCurr.updateCurr(cpu);
+        execution.updateWork(cpu);
+        if (!Execution.segmentOver(p, clock.now)) {
+            // Overhead charged since the segment end was armed delayed it.
+            execution.armRunEnd(cpu);
+            return;
+        }
+        Action a = p.workload.next(p);
+        if (a == Action.RUN) {
+            execution.startSpin(cpu, p);
+            execution.armRunEnd(cpu);
+            return;
+        }
+        leaveCpu(cpu, p, a);
+    }
+
+    /** The running task blocks, sleeps or exits; the CPU stays busy until schedule() picks. */
+    private void leaveCpu(Cpu cpu, Task p, Action action) {
+        p.lastRanNs = clock.now;
+        cache.leaveCache(cpu, p);
+        fairQueue.dequeueTask(p, true);
+        fairPick.clearCurr(p);
+        contextSwitch.switchOut(cpu, p);
+        counters.contextSwitches++;
+        handleStop(p, action, cpu.id);
+        resched.reschedCurr(cpu);
+    }
+
+    /** A task that does not run next: sleep on a timer, block, or exit. */
+    void handleStop(Task p, Action action, int cpu) {
+        switch (action) {
+            case SLEEP:
+                p.setState(TaskState.SLEEPING);
+                timers.queue.arm(timers.task(p.id), clock.now + p.sleepNs, Timers.PRIO_TASK);
+                break;
+            case BLOCK:
+                p.setState(TaskState.BLOCKED);
+                break;
+            default:
+                p.setState(TaskState.DONE);
+                WorkloadRun w = p.workload;
+                if (--w.live == 0) {
+                    w.completionNs = clock.now;
+                    if (w.finite) {
+                        finiteLeft--;
+                    }
+                }
+                break;
+        }
+    }
+
+    /** Every thread exits now (EngineSpec.stopUs): running ones leave their CPU, queued ones their queue. */
+    void stopAll() {
+        for (Task p : tasks) {
+            switch (p.state()) {
+                case RUNNING: {
+                    Cpu cpu = cpus[p.cpu];
+                    updateCurr.updateCurr(cpu);
+                    execution.updateWork(cpu);
+                    leaveCpu(cpu, p, Action.EXIT);
+                    break;
+                }
+                case RUNNABLE:
+                    fairQueue.dequeueTask(p, true);
+                    handleStop(p, Action.EXIT, p.cpu);
+                    break;
+                case THROTTLED:
+                    p.se.cfsRq.unpark(p);
+                    handleStop(p, Action.EXIT, p.cpu);
+                    break;
+                case DONE:
+                    break;
+                default:
+                    timers.queue.cancel(timers.task(p.id));
+                    handleStop(p, Action.EXIT, p.cpu);
+                    break;
+            }
+        }
+    }
+}

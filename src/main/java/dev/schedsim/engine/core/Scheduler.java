@@ -1,0 +1,229 @@
+package dev.schedsim.engine.core;
+
+import dev.schedsim.engine.balance.NewidleBalance;
+import dev.schedsim.engine.bandwidth.Throttle;
+import dev.schedsim.engine.event.EventQueue;
+import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.event.Timers;
+import dev.schedsim.engine.fair.FairPick;
+import dev.schedsim.engine.fair.UpdateCurr;
+import dev.schedsim.engine.machine.CacheModel;
+import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.machine.IdleStates;
+import dev.schedsim.engine.machine.Smt;
+import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.stats.Recorder;
+import dev.schedsim.engine.topology.SchedDomainShared;
+import dev.schedsim.engine.topology.Topology;
+
+/**
+ * __schedule() (kernel/sched/core.c) for every CPU {@link Resched} marked: put the previous task back (or, from
+ * 6.18, park it in a throttled hierarchy), pick the next one — after sched_balance_newidle() when nothing is left —
+ * and switch (context_switch() with its cost and the cache refill), or go idle. A CPU leaving idle waits its idle
+ * state's exit latency before anything runs.
+ */
+public final class Scheduler {
+    private final SimClock clock;
+    private final Timers timers;
+    private final EventQueue queue;
+    private final Topology topo;
+    private final SchedDomainShared shared;
+    private final Resched resched;
+    private final RunQueues rqs;
+    private final ContextSwitch contextSwitch;
+    private final Counters counters;
+    private final UpdateCurr updateCurr;
+    private final FairPick fairPick;
+    private final Throttle throttle;
+    private final Execution execution;
+    private final CacheModel cache;
+    private final Smt smt;
+    private final IdleStates idleStates;
+    private final LoadTracking pelt;
+    private final NewidleBalance newidle;
+    private final Recorder recorder;
+    private final long contextSwitchNs;
+    private final long wakeKernelNs;
+    private final long tickNs;
+    private final boolean taskThrottle; // TASK_BASED_THROTTLE
+
+    /** What __schedule() works with, besides the run's clock and timers. */
+    public record Paths(RunQueues rqs, ContextSwitch contextSwitch, Counters counters, UpdateCurr updateCurr,
+                        FairPick fairPick, Throttle throttle, NewidleBalance newidle) {
+    }
+
+    /** The machine and PELT under __schedule(). */
+    public record Machine(Topology topo, SchedDomainShared shared, Execution execution, CacheModel cache, Smt smt,
+                          IdleStates idleStates, LoadTracking pelt, Recorder recorder) {
+    }
+
+    public Scheduler(KernelConfig kernel, HardwareModel hw, SimClock clock, Timers timers, Resched resched,
+                     Paths paths, Machine machine) {
+        this.clock = clock;
+        this.timers = timers;
+        this.queue = timers.queue;
+        this.resched = resched;
+        this.rqs = paths.rqs();
+        this.contextSwitch = paths.contextSwitch();
+        this.counters = paths.counters();
+        this.updateCurr = paths.updateCurr();
+        this.fairPick = paths.fairPick();
+        this.throttle = paths.throttle();
+        this.newidle = paths.newidle();
+        this.topo = machine.topo();
+        this.shared = machine.shared();
+        this.execution = machine.execution();
+        this.cache = machine.cache();
+        this.smt = machine.smt();
+        this.idleStates = machine.idleStates();
+        this.pelt = machine.pelt();
+        this.recorder = machine.recorder();
+        this.contextSwitchNs = hw.contextSwitchNs();
+        this.wakeKernelNs = hw.wakeKernelNs();
+        this.tickNs = kernel.tickNs();
+        this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
+    }
+
+    /** schedule() on every CPU that resched_curr() marked, in the order they were marked. */
+    void scheduleMarked() {
+        Cpu cpu;
+        while ((cpu = resched.poll()) != null) {
+            schedule(cpu);
+        }
+    }
+
+    /** __schedule(): put the previous task back (or park it), pick the next, switch. */
+    private void schedule(Cpu cpu) {
+        Task prev = cpu.curr;
+        boolean throttledInPutPrev = false;
+        if (prev != null) {
+            updateCurr.updateCurr(cpu);
+            execution.updateWork(cpu);
+            pelt.updateLoadAvg(prev);
+            prev.lastRanNs = clock.now;
+            cache.leaveCache(cpu, prev);
+            if (taskThrottle && prev.se.cfsRq.throttleCount > 0) { // TASK_BASED_THROTTLE
+                // throttle_cfs_rq_work(): the task reached its return to user in a throttled hierarchy.
+                throttle.throttleCfsRqWork(prev);
+                contextSwitch.switchOut(cpu, prev);
+                prev = null;
+            } else {
+                throttledInPutPrev = fairPick.putPrevTaskFair(prev);
+            }
+        } else if (!cpu.busy && !cpu.idleExitDone && cpu.root.nr > 0 && waitIdleExit(cpu)) {
+            return;
+        }
+        if (queue.armed(timers.idleExit(cpu.id))) {
+            return;
+        }
+        Task next = fairPick.pickNextTaskFair(cpu);
+        if (next == null && cpu.root.nr == 0) {
+            // pick_next_task_fair() → sched_balance_newidle(), then pick again if it pulled.
+            if (newidle.schedBalanceNewidle(cpu, throttledInPutPrev) > 0 || cpu.root.nr > 0) {
+                next = fairPick.pickNextTaskFair(cpu);
+            }
+        }
+        cpu.idleExitDone = false;
+        if (next == null) {
+            if (prev != null) {
+                contextSwitch.switchOut(cpu, prev);
+                counters.contextSwitches++;
+            }
+            if (cpu.busy) {
+                goIdle(cpu);
+            }
+            return;
+        }
+        if (prev != next) {
+            if (prev != null) {
+                contextSwitch.preempted(cpu, prev);
+            }
+            counters.contextSwitches++;
+        }
+        switchTo(cpu, next);
+    }
+
+    /** Leaving idle costs the idle state's exit latency before anything runs: true while it has to wait. */
+    private boolean waitIdleExit(Cpu cpu) {
+        long lat = idleStates.exitLatency(cpu);
+        if (lat <= 0) {
+            return false;
+        }
+        int slot = timers.idleExit(cpu.id);
+        if (!queue.armed(slot)) {
+            queue.arm(slot, clock.now + lat, Timers.PRIO_IDLE_EXIT);
+        }
+        return true;
+    }
+
+    /** The idle state's exit latency has passed: schedule() may switch in now. */
+    void idleExitDone(Cpu cpu) {
+        cpu.idleExitDone = true;
+        resched.reschedCurr(cpu);
+    }
+
+    /** context_switch() and what follows it: next becomes rq->curr and starts (or goes on) running. */
+    private void switchTo(Cpu cpu, Task next) {
+        long now = clock.now;
+        pelt.updateLoadAvg(cpu);
+        pelt.updateLoadAvg(next);
+        if (!cpu.busy) {
+            cpu.busy = true;
+            cpu.lastBusyStart = now;
+            shared.nrBusyCpus[topo.llcOf(cpu.id)]++;
+            smt.cpuBusy(cpu);
+        }
+        if (next.wakeTime >= 0) {
+            // The kernel side of the sleep and the wakeup, in the task's own time.
+            execution.stall(cpu, wakeKernelNs);
+        }
+        if (cpu.curr != next) {
+            cpu.sliceStart = now;
+        }
+        boolean switched = cpu.lastRan != next;
+        if (switched) {
+            cpu.lastRan = next;
+        }
+        rqs.setCurr(cpu, next);
+        next.setState(TaskState.RUNNING);
+        cpu.execClock = now; // set_next_entity(): se->exec_start
+        cpu.workSince = now;
+        if (switched) {
+            // The switch itself, then the cache refill the new task pays here.
+            execution.chargeOverhead(cpu, contextSwitchNs);
+            cache.refillCache(cpu, next);
+        }
+        if (next.wakeTime >= 0) {
+            next.workload.recordLatency(Math.max(0, now - next.wakeTime));
+            next.wakeTime = -1;
+        }
+        execution.startSpin(cpu, next);
+        execution.armRunEnd(cpu);
+        int tick = timers.tick(cpu.id);
+        if (!queue.armed(tick)) {
+            cpu.nextTick = (now / tickNs + 1) * tickNs;
+            queue.arm(tick, cpu.nextTick, Timers.PRIO_TICK);
+        }
+    }
+
+    /** The CPU has nothing to run: its tick stops, its core has one busy thread fewer. */
+    private void goIdle(Cpu cpu) {
+        long now = clock.now;
+        pelt.updateLoadAvg(cpu);
+        if (cpu.idleStamp == 0) {
+            cpu.idleStamp = now;
+        }
+        cpu.busy = false;
+        shared.nrBusyCpus[topo.llcOf(cpu.id)]--;
+        queue.cancel(timers.tick(cpu.id));
+        queue.cancel(timers.runEnd(cpu.id));
+        cpu.busyNs += now - cpu.lastBusyStart;
+        recorder.add(recorder.busyNs, cpu.lastBusyStart, now);
+        cpu.idleSince = now;
+        smt.cpuIdle(cpu);
+        shared.updateIdleCore(cpu.id);
+    }
+}

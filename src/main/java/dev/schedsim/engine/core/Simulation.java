@@ -1,0 +1,343 @@
+package dev.schedsim.engine.core;
+
+import dev.schedsim.engine.BudgetExceededException;
+import dev.schedsim.engine.EngineSpec;
+import dev.schedsim.engine.Report;
+import dev.schedsim.engine.RunCancelledException;
+import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.balance.LoadBalance;
+import dev.schedsim.engine.bandwidth.BandwidthHooks;
+import dev.schedsim.engine.bandwidth.BandwidthPool;
+import dev.schedsim.engine.bandwidth.Throttle;
+import dev.schedsim.engine.event.EventQueue;
+import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.event.Timers;
+import dev.schedsim.engine.fair.FairPick;
+import dev.schedsim.engine.fair.FairQueue;
+import dev.schedsim.engine.fair.GroupShares;
+import dev.schedsim.engine.fair.Preemption;
+import dev.schedsim.engine.fair.TaskGroup;
+import dev.schedsim.engine.fair.Tunables;
+import dev.schedsim.engine.fair.UpdateCurr;
+import dev.schedsim.engine.fair.Weights;
+import dev.schedsim.engine.machine.CacheModel;
+import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.machine.IdleStates;
+import dev.schedsim.engine.machine.Power;
+import dev.schedsim.engine.machine.Smt;
+import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.select.ForkBalance;
+import dev.schedsim.engine.select.SelectIdleSibling;
+import dev.schedsim.engine.select.SelectTaskRq;
+import dev.schedsim.engine.select.SisCache;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.spec.WorkloadSpec;
+import dev.schedsim.engine.stats.Recorder;
+import dev.schedsim.engine.stats.ReportBuilder;
+import dev.schedsim.engine.topology.RootDomain;
+import dev.schedsim.engine.topology.SchedDomainShared;
+import dev.schedsim.engine.topology.Topology;
+import dev.schedsim.engine.workload.Action;
+import dev.schedsim.engine.workload.WorkloadRun;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * One run of the model: builds the machine, the kernel's mechanisms and the workloads from a spec (each mechanism
+ * gets what it works with by its constructor), then runs the event loop — the next timer fires, its handler runs,
+ * every CPU it marked for rescheduling runs schedule() — until the end, and assembles the report.
+ *
+ * <p><b>Determinism:</b> time is a long of nanoseconds; the only randomness is one generator seeded from the run's
+ * seed; events are ordered by (time, priority, sequence).
+ *
+ * <p>See docs/model.md for the map of the engine's packages.
+ */
+public final class Simulation {
+    private final EngineSpec spec;
+    private final long eventBudget;
+    private final RunControl control;
+    private final SimClock clock = new SimClock();
+    private final Timers timers;
+    private final Topology topo;
+    private final Cpu[] cpus;
+    private final TaskGroup[] groups;
+    private final Task[] tasks;
+    private final WorkloadRun[] workloads;
+    private final Recorder recorder;
+    private final Counters counters = new Counters();
+    private final Execution execution;
+    private final UpdateCurr updateCurr;
+    private final Power power;
+    private final Smt smt;
+    private final BandwidthPool pool;
+    private final Throttle throttle;
+    private final SelectIdleSibling selectIdle;
+    private final ForkBalance forkBalance;
+    private final LoadBalance balance;
+    private final Scheduler scheduler;
+    private final Wakeup wakeup;
+    private final Lifecycle lifecycle;
+    private final Tick tick;
+    private long events;
+
+    public Simulation(EngineSpec spec, long seed, long eventBudget, RunControl control) {
+        this.spec = spec;
+        this.eventBudget = eventBudget;
+        this.control = control;
+        KernelConfig kernel = spec.kernel();
+        this.topo = new Topology(spec.topology());
+        HardwareModel hw = topo.hardware();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        int ncpu = topo.cpuCount();
+        Tunables tunables = Tunables.of(kernel, ncpu);
+        int threads = (int) spec.threadCount();
+        this.timers = new Timers(ncpu, threads, spec.cgroups().size());
+        this.groups = taskGroups(spec, ncpu);
+        this.cpus = new Cpu[ncpu];
+        for (int c = 0; c < ncpu; c++) {
+            cpus[c] = new Cpu(c, topo.coreOf(c), groups[0].rq[c]);
+        }
+        this.tasks = new Task[threads];
+        this.recorder = new Recorder(spec.durationUs() * 1000, groups.length, spec.trace());
+        Resched resched = new Resched(cpus);
+
+        // The machine, the shared domain state and the run queues' bookkeeping.
+        this.execution = new Execution(clock, timers);
+        this.power = new Power(clock, hw, topo.coreCount());
+        this.smt = new Smt(cpus, topo, hw, execution, power);
+        CacheModel cache = new CacheModel(topo, hw, execution);
+        SchedDomainShared shared = new SchedDomainShared(topo);
+        RootDomain rd = new RootDomain();
+        RunQueues rqs = new RunQueues(cpus, tasks, shared, rd);
+        LoadTracking pelt = new LoadTracking(cpus, clock, execution, hw);
+
+        // The fair class and bandwidth control (they call each other: wired after construction).
+        BandwidthHooks hooks = new BandwidthHooks(kernel, hw, execution);
+        this.pool = new BandwidthPool(kernel, clock, timers, rnd, hooks, cpus);
+        this.throttle = new Throttle(kernel, clock, pool, hooks, cpus, resched, pelt, recorder);
+        this.updateCurr = new UpdateCurr(kernel, hw, clock, execution, hooks, throttle, recorder, resched);
+        GroupShares shares = new GroupShares(kernel);
+        SisCache sisCache = new SisCache(kernel, clock);
+        FairQueue fairQueue = new FairQueue(kernel, tunables, clock, rqs, pelt, hooks, throttle, pool, shares,
+                sisCache);
+        FairPick fairPick = new FairPick(kernel, rqs, hooks, throttle, counters);
+        Preemption preemption = new Preemption(kernel, tunables, rqs, updateCurr, resched);
+        throttle.wire(fairQueue, fairPick, updateCurr);
+        pool.wire(throttle, updateCurr);
+
+        // Placement, migration and load balancing.
+        this.selectIdle = new SelectIdleSibling(kernel, hw, cpus, topo, shared, clock, execution, sisCache);
+        SelectTaskRq select = new SelectTaskRq(cpus, topo, clock, pelt, selectIdle);
+        this.forkBalance = new ForkBalance(topo);
+        ContextSwitch contextSwitch = new ContextSwitch(clock, timers, rqs, recorder);
+        Migration migration = new Migration(clock, rqs, fairQueue, fairPick, preemption, updateCurr, execution,
+                pelt, cache, contextSwitch, resched, counters);
+        this.balance = new LoadBalance(kernel, hw, topo, cpus, clock, rqs, rd, shared, pelt, execution, migration);
+
+        // The core paths.
+        this.scheduler = new Scheduler(kernel, hw, clock, timers, resched,
+                new Scheduler.Paths(rqs, contextSwitch, counters, updateCurr, fairPick, throttle, balance.newidle()),
+                new Scheduler.Machine(topo, shared, execution, cache, smt, new IdleStates(clock, hw), pelt,
+                        recorder));
+        this.wakeup = new Wakeup(clock, timers, rnd, cpus, select, sisCache, fairQueue, preemption, counters,
+                kernel.tickNs());
+        this.lifecycle = new Lifecycle(clock, timers, tasks, cpus, updateCurr, execution, fairQueue, fairPick, cache,
+                contextSwitch, resched, counters);
+        wakeup.wire(lifecycle);
+        this.tick = new Tick(kernel, timers, updateCurr, shares, preemption, pelt, balance.periodic());
+        this.workloads = workloads(spec, tunables, ncpu);
+    }
+
+    /** The task groups of the spec's cgroups, parents first. */
+    private static TaskGroup[] taskGroups(EngineSpec spec, int ncpu) {
+        TaskGroup[] out = new TaskGroup[spec.cgroups().size()];
+        Map<String, TaskGroup> byPath = new HashMap<>();
+        for (int i = 0; i < out.length; i++) {
+            CgroupSpec c = spec.cgroups().get(i);
+            TaskGroup parent = c.parentPath() == null ? null : byPath.get(c.parentPath());
+            out[i] = new TaskGroup(i, c.path(), parent, c.weight(), ncpu);
+            byPath.put(c.path(), out[i]);
+        }
+        return out;
+    }
+
+    /** The workloads and their tasks (ids in spec order). */
+    private WorkloadRun[] workloads(EngineSpec spec, Tunables tunables, int ncpu) {
+        Map<String, TaskGroup> byPath = new HashMap<>();
+        for (TaskGroup g : groups) {
+            byPath.put(g.path, g);
+        }
+        WorkloadRun[] out = new WorkloadRun[spec.workloads().size()];
+        int id = 0;
+        for (int w = 0; w < out.length; w++) {
+            WorkloadSpec ws = spec.workloads().get(w);
+            WorkloadRun run = new WorkloadRun(w, ws, wakeup);
+            out[w] = run;
+            boolean[] allowed = null;
+            int[] aff = ws.cpus();
+            if (aff != null) {
+                allowed = new boolean[ncpu];
+                for (int c : aff) {
+                    allowed[c] = true;
+                }
+            }
+            TaskGroup g = byPath.get(ws.cgroup());
+            for (int i = 0; i < run.tasks.length; i++) {
+                Task task = new Task(id, run, i, g, allowed, ws.nice(), Weights.niceToWeight(ws.nice()));
+                task.se.slice = tunables.baseSliceNs();
+                tasks[id++] = task;
+                run.tasks[i] = task;
+            }
+        }
+        return out;
+    }
+
+    /** Cgroup configuration happens at time 0, before any task starts (tg_set_cfs_bandwidth()). */
+    public void configureCgroups() {
+        for (int i = 0; i < groups.length; i++) {
+            CgroupSpec c = spec.cgroups().get(i);
+            if (c.limited()) {
+                pool.tgSetCfsBandwidth(groups[i], c);
+            }
+        }
+    }
+
+    public Report run() {
+        configureCgroups();
+        lifecycle.countFinite(workloads);
+        startTasks();
+        scheduler.scheduleMarked();
+        long endNs = spec.durationUs() * 1000;
+        timers.arm(timers.end(), endNs, Timers.PRIO_END);
+        if (spec.stopUs() > 0 && spec.stopUs() * 1000 < endNs) {
+            timers.arm(timers.stop(), spec.stopUs() * 1000, Timers.PRIO_TASK);
+        }
+        EventQueue queue = timers.queue();
+        while (!queue.isEmpty()) {
+            int slot = queue.peek();
+            long t = queue.when(slot);
+            queue.poll();
+            clock.now = t;
+            if (slot == timers.end()) {
+                break;
+            }
+            dispatch(slot);
+            scheduler.scheduleMarked();
+            events++;
+            if ((events & 4095) == 0) {
+                check();
+            }
+            if (lifecycle.allCompleted()) {
+                break;
+            }
+        }
+        return finish();
+    }
+
+    /** Every task on its fork-balanced CPU: started (now or at the spec's start time), or blocked on its peer. */
+    private void startTasks() {
+        for (WorkloadRun w : workloads) {
+            for (int i = 0; i < w.tasks.length; i++) {
+                Task task = w.tasks[i];
+                int cpu = forkBalance.selectForkCpu(task);
+                task.cpu = cpu;
+                if (w.program.startsBlocked(i)) {
+                    Action a = w.next(task);
+                    task.setState(TaskState.BLOCKED);
+                    if (a != Action.BLOCK) {
+                        throw new IllegalStateException("blocked-start task must block");
+                    }
+                } else if (spec.startUs() > 0) {
+                    timers.arm(timers.task(task.id), spec.startUs() * 1000, Timers.PRIO_TASK);
+                } else {
+                    wakeup.wakeUpNewTask(task, cpu);
+                }
+            }
+        }
+    }
+
+    /** Every 4096 events: the budget, progress and cancellation. */
+    private void check() {
+        if (events > eventBudget) {
+            throw new BudgetExceededException(eventBudget);
+        }
+        control.progress(clock.now / 1000, events);
+        if (control.cancelled()) {
+            throw new RunCancelledException();
+        }
+    }
+
+    /** Runs the handler of the timer that fired (slot ranges: {@link Timers}). */
+    private void dispatch(int slot) {
+        if (slot < timers.runEndBase) {
+            tick.schedTick(cpus[slot]);
+        } else if (slot < timers.idleExitBase) {
+            lifecycle.segmentDone(cpus[slot - timers.runEndBase]);
+        } else if (slot < timers.taskBase) {
+            scheduler.idleExitDone(cpus[slot - timers.idleExitBase]);
+        } else if (slot < timers.groupBase) {
+            Task task = tasks[slot - timers.taskBase];
+            if (task.is(TaskState.SLEEPING)) {
+                wakeup.tryToWakeUp(task, task.cpu, false);
+            } else if (task.is(TaskState.NEW)) {
+                wakeup.wakeUpNewTask(task, task.cpu);
+            }
+        } else if (slot == timers.stop()) {
+            lifecycle.stopAll();
+        } else {
+            int g = (slot - timers.groupBase) >> 1;
+            if (((slot - timers.groupBase) & 1) == 0) {
+                pool.schedCfsPeriodTimer(groups[g].bw);
+            } else {
+                pool.doSchedCfsSlackTimer(groups[g].bw);
+            }
+        }
+    }
+
+    /** Accounts every CPU up to now, then assembles the report. */
+    private Report finish() {
+        long now = clock.now;
+        for (Cpu cpu : cpus) {
+            if (cpu.curr != null) {
+                updateCurr.updateCurr(cpu);
+                execution.updateWork(cpu);
+            }
+            if (cpu.busy) {
+                cpu.busyNs += now - cpu.lastBusyStart;
+                recorder.add(recorder.busyNs, cpu.lastBusyStart, now);
+            }
+            if (cpu.curr != null) {
+                recorder.slice(cpu.id, cpu.curr, cpu.sliceStart, now);
+            }
+        }
+        double energy = power.finish(smt.coreBusy());
+        return ReportBuilder.build(new ReportBuilder.Run(now, events, cpus, groups, workloads, energy, topo.levels(),
+                counters, balance.counters(), selectIdle, recorder, spec.trace()));
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // For white-box tests of a configured run
+
+    public SimClock clock() {
+        return clock;
+    }
+
+    public Timers timers() {
+        return timers;
+    }
+
+    public TaskGroup[] groups() {
+        return groups;
+    }
+
+    public BandwidthPool pool() {
+        return pool;
+    }
+
+    public Throttle throttle() {
+        return throttle;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.schedsim.engine.core;
+
+import dev.schedsim.engine.fair.Entity;
+import dev.schedsim.engine.fair.TaskGroup;
+import dev.schedsim.engine.pelt.Pelt;
+import dev.schedsim.engine.workload.Action;
+import dev.schedsim.engine.workload.SimThread;
+import dev.schedsim.engine.workload.WorkloadRun;
+import java.util.SplittableRandom;
+
+/**
+ * A {@code struct task_struct}: one simulated thread, its entity, the run segment its program set and its
+ * counters. Its program sees it only as a {@link SimThread}.
+ */
+public final class Task implements SimThread {
+    public final int id;
+    public final WorkloadRun workload;
+    /** Its position among its workload's threads. */
+    public final int index;
+    public final TaskGroup group;
+    public final Entity se;
+    /** Allowed CPUs (p->cpus_ptr); null = all. */
+    public final boolean[] allowed;
+    public final int nice;
+    /**
+     * Its {@link TaskState}, as the ordinal: the state changes several times per event, and storing an enum
+     * reference would cost a garbage-collector write barrier each time (2–3 % of the 64-CPU benchmark).
+     */
+    private int state = TaskState.NEW.ordinal();
+    /** The CPU the task is queued on or last ran on (task_cpu). */
+    public int cpu = -1;
+    /** p->recent_used_cpu. */
+    public int recentUsedCpu = -1;
+    /** Work left in the current run segment, in ns of full single-thread speed. */
+    public long remainingWork;
+    /** The segment runs forever (cpu-bound without workUs). */
+    public boolean infinite;
+    /**
+     * A wall-clock spin (schbench's usec_spin()): the segment lasts {@code spinNs} of wall time from the moment
+     * the task first runs it, whatever its speed and however long it waits meanwhile; 0 = a work segment.
+     */
+    public long spinNs;
+    /** The wall time the current spin ends, or -1 before the task has started running it. */
+    public long spinUntil = -1;
+    /** The length of the sleep its program asked for. */
+    public long sleepNs;
+    /** Time of the pending wakeup (for wakeup latency), or -1. */
+    public long wakeTime = -1;
+    /** A wake that arrived before the task blocked (like a pipe with a byte in it). */
+    public int pendingWakes;
+    /** wake_wide() bookkeeping: record_wakee(). */
+    public Task lastWakee;
+    public int wakeeFlips;
+    public long wakeeFlipDecayTs;
+
+    /** PELT of this task (util_avg, load_avg). */
+    public final Pelt pelt = new Pelt();
+    /** When it last stopped running (se.exec_start for task_hot()). */
+    public long lastRanNs = Long.MIN_VALUE / 2;
+    /** rq->cfs_tasks links (most recently run at the head), as task ids, -1 = none. */
+    public int lruPrev = -1;
+    public int lruNext = -1;
+    public boolean onLru;
+    /** Cache model: the CPU whose caches hold its data, and that CPU's touch counter when it left. */
+    public int cacheCpu = -1;
+    public long cacheMark;
+    /** SIS_CACHE: last_dequeue_time / last_dequeue_cpu / avg_hot_dur. */
+    public long lastDequeueTime;
+    public int lastDequeueCpu = -1;
+    public long avgHotDur;
+
+    public long cpuNs;
+    public long workDoneNs;
+    public long contextSwitches;
+    public long migrations;
+    public long wakeups;
+
+    public Task(int id, WorkloadRun workload, int index, TaskGroup group, boolean[] allowed, int nice, long weight) {
+        this.id = id;
+        this.workload = workload;
+        this.index = index;
+        this.group = group;
+        this.allowed = allowed;
+        this.nice = nice;
+        this.se = new Entity(this, null);
+        this.se.weight = weight;
+    }
+
+    public TaskState state() {
+        return TaskState.of(state);
+    }
+
+    public boolean is(TaskState s) {
+        return state == s.ordinal();
+    }
+
+    public void setState(TaskState s) {
+        state = s.ordinal();
+    }
+
+    public boolean allowedOn(int c) {
+        return allowed == null || allowed[c];
+    }
+
+    // ------------------------------------------------------------------------------------------------
+    // What its program can do (SimThread)
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public Action run(long ns) {
+        remainingWork = ns;
+        infinite = false;
+        spinNs = 0;
+        return Action.RUN;
+    }
+
+    @Override
+    public Action runForever() {
+        remainingWork = Long.MAX_VALUE / 4;
+        infinite = true;
+        return Action.RUN;
+    }
+
+    @Override
+    public Action spin(long ns) {
+        remainingWork = ns;
+        infinite = false;
+        spinNs = ns;
+        spinUntil = -1;
+        return Action.RUN;
+    }
+
+    @Override
+    public Action sleep(long ns) {
+        sleepNs = ns;
+        return Action.SLEEP;
+    }
+
+    @Override
+    public long now() {
+        return workload.ops.now();
+    }
+
+    @Override
+    public SplittableRandom random() {
+        return workload.ops.random();
+    }
+
+    @Override
+    public void wake(int thread, boolean sync) {
+        workload.ops.tryToWakeUp(workload.tasks[thread], cpu, sync);
+    }
+
+    @Override
+    public int unreadWakes(int thread) {
+        Task t = workload.tasks[thread];
+        return t.is(TaskState.BLOCKED) ? 0 : t.pendingWakes;
+    }
+}

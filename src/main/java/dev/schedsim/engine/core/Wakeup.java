@@ -1,0 +1,125 @@
+package dev.schedsim.engine.core;
+
+import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.event.Timers;
+import dev.schedsim.engine.fair.FairQueue;
+import dev.schedsim.engine.fair.Preemption;
+import dev.schedsim.engine.select.SelectTaskRq;
+import dev.schedsim.engine.select.SisCache;
+import dev.schedsim.engine.workload.Action;
+import dev.schedsim.engine.workload.ThreadOps;
+import java.util.SplittableRandom;
+
+/**
+ * try_to_wake_up() and wake_up_new_task() (kernel/sched/core.c): a blocked or sleeping task becomes runnable on
+ * the CPU select_task_rq() chooses, with ttwu_do_activate()'s avg_idle update and the wakeup-preemption check; a
+ * new task is enqueued on its fork-balanced CPU. What a workload's program asks of the scheduler comes through
+ * here ({@link ThreadOps}).
+ */
+public final class Wakeup implements ThreadOps {
+    private final SimClock clock;
+    private final Timers timers;
+    private final SplittableRandom random;
+    private final Cpu[] cpus;
+    private final SelectTaskRq select;
+    private final SisCache sisCache;
+    private final FairQueue fairQueue;
+    private final Preemption preemption;
+    private final Counters counters;
+    private final long tickNs;
+    private Lifecycle lifecycle;
+
+    public Wakeup(SimClock clock, Timers timers, SplittableRandom random, Cpu[] cpus, SelectTaskRq select,
+                  SisCache sisCache, FairQueue fairQueue, Preemption preemption, Counters counters, long tickNs) {
+        this.clock = clock;
+        this.timers = timers;
+        this.random = random;
+        this.cpus = cpus;
+        this.select = select;
+        this.sisCache = sisCache;
+        this.fairQueue = fairQueue;
+        this.preemption = preemption;
+        this.counters = counters;
+        this.tickNs = tickNs;
+    }
+
+    /** (cycle: a woken task whose program does not run goes back to sleep, blocks or exits) */
+    void wire(Lifecycle lifecycle) {
+        this.lifecycle = lifecycle;
+    }
+
+    /**
+     * try_to_wake_up(): a blocked or sleeping task becomes runnable on the CPU select_task_rq_fair() chooses; a
+     * task that is not asleep keeps the wake for its next block (like data left in a pipe).
+     */
+    @Override
+    public void tryToWakeUp(Task p, int wakerCpu, boolean sync) {
+        if (!p.is(TaskState.BLOCKED) && !p.is(TaskState.SLEEPING)) {
+            if (!p.is(TaskState.DONE)) {
+                p.pendingWakes++;
+            }
+            return;
+        }
+        timers.queue.cancel(timers.task(p.id));
+        Action a = p.workload.next(p);
+        if (a != Action.RUN) {
+            lifecycle.handleStop(p, a, p.cpu);
+            return;
+        }
+        p.wakeups++;
+        counters.wakeups++;
+        Task waker = cpus[wakerCpu].curr;
+        int cpu = select.selectTaskRqFair(p, wakerCpu, waker, sync);
+        if (cpu != p.cpu) {
+            p.migrations++;
+            counters.migrations++;
+        }
+        p.setState(TaskState.RUNNABLE);
+        p.wakeTime = clock.now;
+        sisCache.woken(p); // SIS_CACHE
+        updateAvgIdle(cpus[cpu]);
+        fairQueue.enqueueTask(p, cpu, FairQueue.ENQUEUE_WAKEUP);
+        preemption.checkPreemptWakeupFair(cpus[cpu], p);
+    }
+
+    /** wake_up_new_task() of a task created at its start time, on its fork-balanced CPU. */
+    public void wakeUpNewTask(Task p, int cpu) {
+        Action a = p.workload.next(p);
+        if (a != Action.RUN) {
+            lifecycle.handleStop(p, a, cpu);
+            return;
+        }
+        p.setState(TaskState.RUNNABLE);
+        fairQueue.enqueueTask(p, cpu, FairQueue.ENQUEUE_INITIAL);
+        preemption.checkPreemptWakeupFair(cpus[cpu], p);
+    }
+
+    /**
+     * ttwu_do_activate(): a wakeup onto a CPU that was idle feeds avg_idle (capped at twice the CPU's
+     * max_idle_balance_cost), and SIS_PROP's predicted idle time restarts from it.
+     */
+    private void updateAvgIdle(Cpu rq) {
+        if (rq.idleStamp == 0) {
+            return;
+        }
+        long delta = clock.now - rq.idleStamp;
+        long max = 2 * rq.maxIdleBalanceCost;
+        rq.avgIdle += (delta - rq.avgIdle) / 8;
+        if (rq.avgIdle > max) {
+            rq.avgIdle = max;
+        }
+        rq.idleStamp = 0;
+        rq.wakeAvgIdle = rq.avgIdle / 2;
+        rq.wakeStamp = clock.now / tickNs;
+    }
+
+    @Override
+    public long now() {
+        return clock.now;
+    }
+
+    @Override
+    public SplittableRandom random() {
+        return random;
+    }
+}

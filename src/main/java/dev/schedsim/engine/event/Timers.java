@@ -1,0 +1,97 @@
+package dev.schedsim.engine.event;
+
+/**
+ * (model) The timers of a run and their slots in the {@link EventQueue}: one tick and one run-segment end and
+ * one idle-state exit per CPU, one timer per task (its sleep, or a delayed start), a period and a slack timer per
+ * task group, the stop of every thread and the end of the run. At equal times the priority orders them: the end
+ * first, then timers in the order the kernel's hrtimer softirq/interrupt would most plausibly run them, the tick
+ * last.
+ */
+public final class Timers {
+    /** The end of the run. */
+    public static final int PRIO_END = 0;
+    /** A bandwidth period timer (sched_cfs_period_timer). */
+    public static final int PRIO_PERIOD = 1;
+    /** A bandwidth slack timer (sched_cfs_slack_timer). */
+    public static final int PRIO_SLACK = 2;
+    /** A task's sleep ends, a task starts, every task stops. */
+    public static final int PRIO_TASK = 3;
+    /** The running task's run segment ends. */
+    public static final int PRIO_RUN_END = 4;
+    /** A CPU is out of its idle state. */
+    public static final int PRIO_IDLE_EXIT = 5;
+    /** The scheduler tick. */
+    public static final int PRIO_TICK = 6;
+
+    private final int ncpu;
+    /** The first slot of each range: ticks from 0, run-segment ends, idle exits, tasks, group timers. */
+    public final int runEndBase;
+    public final int idleExitBase;
+    public final int taskBase;
+    public final int groupBase;
+    private final int stopSlot;
+    private final int endSlot;
+    /** The queue of these timers (hot paths arm and cancel on it directly). */
+    public final EventQueue queue;
+
+    public Timers(int cpus, int tasks, int groups) {
+        this.ncpu = cpus;
+        this.runEndBase = cpus;
+        this.idleExitBase = 2 * cpus;
+        this.taskBase = 3 * cpus;
+        this.groupBase = taskBase + tasks;
+        this.stopSlot = groupBase + 2 * groups;
+        this.endSlot = stopSlot + 1;
+        this.queue = new EventQueue(endSlot + 1);
+    }
+
+    public EventQueue queue() {
+        return queue;
+    }
+
+    public int tick(int cpu) {
+        return cpu;
+    }
+
+    public int runEnd(int cpu) {
+        return ncpu + cpu;
+    }
+
+    public int idleExit(int cpu) {
+        return 2 * ncpu + cpu;
+    }
+
+    public int task(int id) {
+        return taskBase + id;
+    }
+
+    /** A task group's period timer; its slack timer is the slot after. */
+    public int period(int group) {
+        return groupBase + 2 * group;
+    }
+
+    public int slack(int group) {
+        return groupBase + 2 * group + 1;
+    }
+
+    /** Every thread exits (EngineSpec.stopUs): the slot just before the end's. */
+    public int stop() {
+        return stopSlot;
+    }
+
+    public int end() {
+        return endSlot;
+    }
+
+    public void arm(int slot, long time, int priority) {
+        queue.arm(slot, time, priority);
+    }
+
+    public void cancel(int slot) {
+        queue.cancel(slot);
+    }
+
+    public boolean armed(int slot) {
+        return queue.armed(slot);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.schedsim.engine.fair;
+
+import dev.schedsim.engine.core.Task;
+
+/**
+ * A {@code struct sched_entity}: a task's, or a task group's on one CPU. Virtual times are in nanoseconds of
+ * NICE_0-weighted time; weights are unscaled (NICE_0 = 1024, {@code scale_load_down}).
+ */
+public final class Entity {
+    /** The task this entity schedules, or null for a group entity. */
+    public final Task task;
+    /** A group entity's own run queue ({@code se->my_q}), or null for a task. */
+    public final CfsRq my;
+    /** The queue this entity is (or would be) enqueued on ({@code cfs_rq_of(se)}). */
+    public CfsRq cfsRq;
+    /** The group entity one level up ({@code se->parent}), null at the root level. */
+    public Entity parent;
+
+    public long weight = 1024;
+    public long vruntime;
+    public long deadline;
+    /** EEVDF: V − v saved at dequeue ({@code se->vlag}); CFS: vruntime relative to min_vruntime while off-queue. */
+    public long vlag;
+    public long slice;
+    public boolean onRq;
+    /** Position in {@code cfsRq.queue} while on_rq (array mode). */
+    public int index = -1;
+    /** Enqueue order on its cfs_rq: ties in the picks break towards the earlier enqueue. */
+    public long seq;
+    /** In its cfs_rq's {@link Timeline} (tree mode, not curr): children, treap priority, subtree's least vruntime. */
+    public boolean inTree;
+    public Entity tl;
+    public Entity tr;
+    public int tprio;
+    public Entity tmin;
+    public long sumExec;
+    public long prevSumExec;
+    /** RUN_TO_PARITY: the deadline curr had when picked; curr is protected while its deadline is unchanged. */
+    public long protectDeadline = Long.MIN_VALUE;
+    /** The entity has never been enqueued (PLACE_DEADLINE_INITIAL / START_DEBIT). */
+    public boolean fresh = true;
+
+    public Entity(Task task, CfsRq my) {
+        this.task = task;
+        this.my = my;
+    }
+}

@@ -1,0 +1,123 @@
+package dev.schedsim.engine.fair;
+
+import dev.schedsim.engine.bandwidth.BandwidthHooks;
+import dev.schedsim.engine.bandwidth.Throttle;
+import dev.schedsim.engine.core.Cpu;
+import dev.schedsim.engine.core.Counters;
+import dev.schedsim.engine.core.RunQueues;
+import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.core.TaskState;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.KernelConfig;
+
+/**
+ * The fair class's side of __schedule() (kernel/sched/fair.c): pick_task_fair() down the hierarchy,
+ * set_next_task_fair() and put_prev_task_fair() on every level. Before 6.18 put_prev is where a cfs_rq whose
+ * runtime ran out is throttled; from 6.18 a task picked in a throttled hierarchy is parked instead of run.
+ */
+public final class FairPick {
+    private final RunQueues rqs;
+    private final BandwidthHooks hooks;
+    private final Throttle throttle;
+    private final Counters counters;
+    private final boolean eevdf; // EEVDF
+    private final boolean taskThrottle; // TASK_BASED_THROTTLE
+
+    public FairPick(KernelConfig kernel, RunQueues rqs, BandwidthHooks hooks, Throttle throttle, Counters counters) {
+        this.rqs = rqs;
+        this.hooks = hooks;
+        this.throttle = throttle;
+        this.counters = counters;
+        this.eevdf = kernel.on(Feature.EEVDF);
+        this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
+    }
+
+    /**
+     * pick_next_task_fair() / pick_task_fair(): walk down the hierarchy picking at each level, then
+     * set_next_task_fair(); null when nothing is queued.
+     */
+    public Task pickNextTaskFair(Cpu cpu) {
+        for (int guard = 0; guard < 1_000_000; guard++) {
+            CfsRq q = cpu.root;
+            if (q.nr == 0) {
+                return null;
+            }
+            boolean throttled = false;
+            Entity se;
+            while (true) {
+                if (taskThrottle) { // TASK_BASED_THROTTLE
+                    throttled |= throttle.checkCfsRqRuntime(q);
+                }
+                se = eevdf ? Pick.pickEevdf(q) : Pick.pickNextEntity(q); // EEVDF
+                if (se.task != null) {
+                    break;
+                }
+                q = se.my;
+            }
+            Task p = se.task;
+            if (taskThrottle && (throttled || p.se.cfsRq.throttleCount > 0)) { // TASK_BASED_THROTTLE
+                // task_throttle_setup_work(): parked as soon as it returns to user.
+                parkPicked(p);
+                continue;
+            }
+            setNextTaskFair(p);
+            if (taskThrottle && p.se.cfsRq.throttleCount > 0) { // TASK_BASED_THROTTLE
+                clearCurr(p);
+                parkPicked(p);
+                continue;
+            }
+            return p;
+        }
+        throw new IllegalStateException("pick loop did not converge on CPU " + cpu.id);
+    }
+
+    /** A task picked in a throttled hierarchy runs only to its return to user, where it is parked. */
+    private void parkPicked(Task p) {
+        p.contextSwitches++;
+        counters.contextSwitches++;
+        throttle.throttleCfsRqWork(p);
+    }
+
+    /** set_next_task_fair(): set_next_entity() and account_cfs_rq_runtime(cfs_rq, 0) on every level. */
+    public void setNextTaskFair(Task p) {
+        rqs.lruMoveToHead(rqs.cpu(p.cpu), p);
+        for (Entity se = p.se; se != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            q.setCurr(se);
+            se.prevSumExec = se.sumExec;
+            se.protectDeadline = se.deadline;
+            if (q.runtimeEnabled) {
+                throttle.accountCfsRqRuntime(q, 0);
+            }
+        }
+    }
+
+    /** cfs_rq->curr = NULL on every level where it is the task's entity. */
+    public void clearCurr(Task p) {
+        for (Entity se = p.se; se != null; se = se.parent) {
+            if (se.cfsRq.curr == se) {
+                se.cfsRq.setCurr(null);
+            }
+        }
+    }
+
+    /**
+     * put_prev_task_fair(): put_prev_entity() bottom-up; before 6.18 this is where throttling happens
+     * (check_cfs_rq_runtime()). Returns whether a cfs_rq of the task was throttled here.
+     */
+    public boolean putPrevTaskFair(Task prev) {
+        hooks.charge(rqs.cpu(prev.cpu), prev.group.depth + 1);
+        boolean throttled = false;
+        for (Entity se = prev.se; se != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            if (!taskThrottle && !q.throttled && throttle.checkCfsRqRuntime(q)) { // TASK_BASED_THROTTLE (off)
+                throttled = true;
+            }
+            if (q.curr == se) {
+                q.setCurr(null);
+            }
+        }
+        prev.setState(TaskState.RUNNABLE);
+        return throttled;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.schedsim.engine.fair;
+
+import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.KernelConfig;
+
+/**
+ * A group entity's weight from its group's shares (kernel/sched/fair.c's update_cfs_group() with
+ * calc_group_shares(), on instantaneous run-queue weights rather than PELT load averages), reweight_entity(), and
+ * a task's weight as seen from the root (task_h_load()).
+ */
+public final class GroupShares {
+    private final boolean eevdf; // EEVDF
+
+    public GroupShares(KernelConfig kernel) {
+        this.eevdf = kernel.on(Feature.EEVDF);
+    }
+
+    /** update_cfs_group() with calc_group_shares() on instantaneous run-queue weights. */
+    public void updateCfsGroup(Entity se) {
+        CfsRq my = se.my;
+        TaskGroup tg = my.tg;
+        long shares;
+        if (tg.totalLoad > 0) {
+            shares = tg.shares * my.load / tg.totalLoad;
+        } else {
+            shares = tg.shares;
+        }
+        shares = Math.max(Weights.MIN_SHARES, Math.min(shares, tg.shares));
+        reweightEntity(se, shares);
+    }
+
+    /** reweight_entity(): keeps the entity's lag and relative deadline across a weight change. */
+    private void reweightEntity(Entity se, long w) {
+        long old = se.weight;
+        if (w == old) {
+            return;
+        }
+        if (se.onRq) {
+            CfsRq q = se.cfsRq;
+            long v = eevdf ? Pick.avgVruntime(q) : 0; // EEVDF
+            q.sumWv -= old * (se.vruntime - q.minVruntime);
+            if (eevdf) { // EEVDF
+                long lag = v - se.vruntime;
+                long rel = se.deadline - se.vruntime;
+                q.keyChanging(se);
+                se.vruntime = v - lag * old / w;
+                se.deadline = se.vruntime + rel * old / w;
+                q.keyChanged(se);
+                if (se.protectDeadline != Long.MIN_VALUE && q.curr == se) {
+                    se.protectDeadline = se.deadline;
+                }
+            }
+            q.load += w - old;
+            q.sumWv += w * (se.vruntime - q.minVruntime);
+            if (!q.tg.isRoot()) {
+                q.tg.totalLoad += w - old;
+            }
+        } else if (eevdf) { // EEVDF
+            se.vlag = se.vlag * old / w;
+        }
+        se.weight = w;
+    }
+
+    /** task_h_load(): the task's weight as seen from the root, through each group's share. */
+    public static long taskHLoad(Task p) {
+        long w = p.se.weight;
+        for (Entity se = p.se; se.parent != null; se = se.parent) {
+            CfsRq q = se.cfsRq;
+            w = q.load == 0 ? w : w * se.parent.weight / q.load;
+        }
+        return w;
+    }
+}

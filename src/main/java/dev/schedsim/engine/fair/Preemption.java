@@ -1,0 +1,105 @@
+package dev.schedsim.engine.fair;
+
+import dev.schedsim.engine.core.Cpu;
+import dev.schedsim.engine.core.Resched;
+import dev.schedsim.engine.core.RunQueues;
+import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.KernelConfig;
+
+/**
+ * When the fair class asks for a reschedule (kernel/sched/fair.c): at a wakeup, check_preempt_wakeup_fair() at
+ * the level where the woken and the current entity meet (EEVDF: the woken one would be picked; CFS: it is ahead
+ * by more than the wakeup granularity); at the tick under CFS, check_preempt_tick() against sched_slice(). EEVDF's
+ * tick-time preemption is update_deadline()'s, in {@link UpdateCurr}.
+ */
+public final class Preemption {
+    private final RunQueues rqs;
+    private final UpdateCurr updateCurr;
+    private final Resched resched;
+    private final Tunables tunables;
+    private final boolean eevdf; // EEVDF
+
+    public Preemption(KernelConfig kernel, Tunables tunables, RunQueues rqs, UpdateCurr updateCurr,
+                      Resched resched) {
+        this.rqs = rqs;
+        this.updateCurr = updateCurr;
+        this.resched = resched;
+        this.tunables = tunables;
+        this.eevdf = kernel.on(Feature.EEVDF);
+    }
+
+    /** check_preempt_wakeup_fair() at the level where the woken and current entities meet. */
+    public void checkPreemptWakeupFair(Cpu cpu, Task p) {
+        Task curr = cpu.curr;
+        if (curr == null) {
+            resched.reschedCurr(cpu);
+            return;
+        }
+        if (curr == p || !p.se.onRq) {
+            return;
+        }
+        Entity se = curr.se;
+        Entity pse = p.se;
+        // find_matching_se()
+        int ds = se.cfsRq.tg.depth;
+        int dp = pse.cfsRq.tg.depth;
+        while (ds > dp) {
+            se = se.parent;
+            ds--;
+        }
+        while (dp > ds) {
+            pse = pse.parent;
+            dp--;
+        }
+        while (se.cfsRq != pse.cfsRq) {
+            se = se.parent;
+            pse = pse.parent;
+        }
+        if (!pse.onRq) {
+            return;
+        }
+        updateCurr.updateCurr(cpu);
+        if (eevdf) { // EEVDF
+            if (Pick.pickEevdf(se.cfsRq) == pse) {
+                resched.reschedCurr(cpu);
+            }
+        } else {
+            long vdiff = se.vruntime - pse.vruntime;
+            if (vdiff > Weights.calcDeltaFair(tunables.wakeupGranularityNs(), pse.weight)) {
+                resched.reschedCurr(cpu);
+            }
+        }
+    }
+
+    /** CFS check_preempt_tick() (6.1). */
+    public void checkPreemptTick(Cpu cpu, CfsRq q, Entity curr) {
+        long ideal = schedSlice(q, curr);
+        long ran = curr.sumExec - curr.prevSumExec;
+        if (ran > ideal) {
+            resched.reschedCurr(cpu);
+            return;
+        }
+        if (ran < tunables.minGranularityNs()) {
+            return;
+        }
+        Entity left = Pick.pickFirstEntity(q);
+        if (left != null && curr.vruntime - left.vruntime > ideal) {
+            resched.reschedCurr(cpu);
+        }
+    }
+
+    /** CFS sched_slice(): the period share of se at every level (ALT_PERIOD, BASE_SLICE). */
+    private long schedSlice(CfsRq q, Entity se) {
+        int nr = rqs.cpu(q.cpu).root.hNrRunning + (se.onRq ? 0 : 1);
+        long slice = nr > 8 ? nr * tunables.minGranularityNs() : tunables.latencyNs();
+        for (Entity e = se; e != null; e = e.parent) {
+            CfsRq cq = e.cfsRq;
+            long load = cq.load + (e.onRq ? 0 : e.weight);
+            if (load > 0) {
+                slice = slice * e.weight / load;
+            }
+        }
+        return Math.max(slice, tunables.minGranularityNs());
+    }
+}

@@ -1,0 +1,88 @@
+package dev.schedsim.engine.pelt;
+
+import dev.schedsim.engine.core.Cpu;
+import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.core.TaskState;
+import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.fair.CfsRq;
+import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.spec.HardwareModel;
+
+/**
+ * When the PELT signals are brought up to date (kernel/sched/fair.c's {@code update_load_avg()} and
+ * {@code update_blocked_averages()}): a task's signal and each CPU's root cfs_rq signal, integrated up to now
+ * before they change. Owns the flat copies of each CPU's averages that the balance loops read.
+ */
+public final class LoadTracking {
+    /** A cfs_rq stays on the leaf list this long after it last had tasks (its PELT has decayed away). */
+    public static final long LEAF_RETENTION_NS = 345_000_000L;
+
+    private final Cpu[] cpus;
+    private final SimClock clock;
+    private final Execution execution;
+    private final HardwareModel hw;
+    /** Each CPU's root cfs_rq load, util and runnable averages as last updated (read by load balancing). */
+    public final long[] cpuLoad;
+    public final long[] cpuUtil;
+    public final long[] cpuRunnable;
+
+    public LoadTracking(Cpu[] cpus, SimClock clock, Execution execution, HardwareModel hw) {
+        this.cpus = cpus;
+        this.clock = clock;
+        this.execution = execution;
+        this.hw = hw;
+        this.cpuLoad = new long[cpus.length];
+        this.cpuUtil = new long[cpus.length];
+        this.cpuRunnable = new long[cpus.length];
+    }
+
+    /**
+     * update_load_avg() of a CPU's root cfs_rq: load (its load.weight), runnable (h_nr_running) and util
+     * (running) integrated up to now.
+     */
+    public void updateLoadAvg(Cpu cpu) {
+        Pelt pelt = cpu.pelt;
+        if (!pelt.update(clock.now, cpu.root.load, cpu.root.hNrRunning, cpu.busy)) {
+            return; // (the averages are what they were)
+        }
+        cpuLoad[cpu.id] = pelt.loadAvg();
+        cpuUtil[cpu.id] = pelt.utilAvg();
+        cpuRunnable[cpu.id] = pelt.runnableAvg();
+    }
+
+    /** update_load_avg() of a task's entity. */
+    public void updateLoadAvg(Task p) {
+        boolean queued = p.se.onRq;
+        p.pelt.update(clock.now, queued ? p.se.weight : 0, queued ? 1 : 0, p.is(TaskState.RUNNING));
+    }
+
+    /**
+     * update_blocked_averages(): decay every cfs_rq on the CPU's leaf list. Its cost grows with the number of
+     * cfs_rqs that had tasks recently (fully decayed ones leave the list after ~LOAD_AVG_MAX periods; modelled as
+     * {@link #LEAF_RETENTION_NS}). Charged to the CPU when {@code charge}; returns the cost.
+     */
+    public long updateBlockedAverages(int cpuId, boolean charge) {
+        Cpu cpu = cpus[cpuId];
+        updateLoadAvg(cpu);
+        // __update_blocked_fair(): walk the leaf list, list_del_leaf_cfs_rq() the decayed ones.
+        int leaves = 1;
+        CfsRq[] leaf = cpu.leaf;
+        long now = clock.now;
+        for (int i = 0; i < cpu.nLeaf; ) {
+            CfsRq q = leaf[i];
+            if (q.nr > 0 || now - q.lastActiveNs < LEAF_RETENTION_NS) {
+                leaves++;
+                i++;
+            } else {
+                q.onLeafList = false;
+                leaf[i] = leaf[--cpu.nLeaf];
+                leaf[cpu.nLeaf] = null;
+            }
+        }
+        long cost = hw.blockedAveragesPerCfsRqNs() * leaves;
+        if (charge) {
+            execution.chargeOverhead(cpu, cost);
+        }
+        return cost;
+    }
+}

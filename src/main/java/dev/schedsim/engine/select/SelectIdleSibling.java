@@ -1,0 +1,263 @@
+package dev.schedsim.engine.select;
+
+import dev.schedsim.engine.core.Cpu;
+import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.topology.SchedDomainShared;
+import dev.schedsim.engine.topology.Topology;
+
+/**
+ * select_idle_sibling() (kernel/sched/fair.c, kernel-facts §2.2) in the kernel's order: target, prev,
+ * recent_used_cpu, an idle SMT sibling of prev, then select_idle_cpu() — an idle core when the LLC's
+ * has_idle_cores hint says there may be one, else an idle CPU — scanning the LLC from target + 1.
+ *
+ * <p>The scan depth comes from SIS_UTIL (LLC utilisation, from the LLC domain's periodic balance) or, with SIS_UTIL
+ * off, SIS_PROP (the waker CPU's predicted idle time over the LLC's average scan cost). SIS_CACHE (seed 002) skips
+ * idle CPUs that a short sleeper left cache-hot, scanning at most half the depth for them and falling back to the
+ * first hot one. Each CPU examined costs {@code idleScanPerCpuNs} on the waker's CPU.
+ * <p><b>Limitations:</b> no EAS, no asymmetric capacity, no per-CPU-kthread stacking.
+ */
+public final class SelectIdleSibling {
+    private final Cpu[] cpus;
+    private final Topology topo;
+    private final SchedDomainShared shared;
+    private final SimClock clock;
+    private final Execution execution;
+    private final SisCache sisCache;
+    private final long scanCostNs;
+    private final long tickNs;
+    private final boolean sisUtil; // SIS_UTIL
+    /** SIS_PROP: sd_llc->avg_scan_cost per LLC. */
+    private final long[] avgScanCost;
+    /** select_idle_cpu() scans, and the CPUs they examined. */
+    public long idleScans;
+    public long cpusScanned;
+    /** Results of the last select_idle_cpu() scan besides the CPU found (no allocation per wakeup). */
+    private int scanScanned;
+    private int scanFallbackIdle;
+    private int scanFirstHot;
+
+    public SelectIdleSibling(KernelConfig kernel, HardwareModel hw, Cpu[] cpus, Topology topo,
+                             SchedDomainShared shared, SimClock clock, Execution execution, SisCache sisCache) {
+        this.cpus = cpus;
+        this.topo = topo;
+        this.shared = shared;
+        this.clock = clock;
+        this.execution = execution;
+        this.sisCache = sisCache;
+        this.scanCostNs = hw.idleScanPerCpuNs();
+        this.tickNs = kernel.tickNs();
+        this.sisUtil = kernel.on(Feature.SIS_UTIL);
+        this.avgScanCost = new long[topo.llcCount()];
+    }
+
+    private boolean idle(int c) {
+        return cpus[c].idle();
+    }
+
+    /** select_idle_sibling(); the scan's cost is charged to {@code wakerCpu}. */
+    public int selectIdleSibling(Task p, int prev, int target, int wakerCpu) {
+        if (p.allowedOn(target) && idle(target)) {
+            return target;
+        }
+        if (prev != target && topo.sharesLlc(prev, target) && p.allowedOn(prev) && idle(prev)) {
+            return prev;
+        }
+        int recent = p.recentUsedCpu;
+        p.recentUsedCpu = prev;
+        if (recent >= 0 && recent != prev && recent != target && topo.sharesLlc(recent, target)
+                && idle(recent) && p.allowedOn(recent)) {
+            return recent;
+        }
+        boolean smt = topo.threadsPerCore() > 1;
+        boolean hasIdleCore = false;
+        if (smt) {
+            hasIdleCore = shared.testIdleCores(topo.llcOf(target));
+            if (!hasIdleCore && topo.sharesLlc(prev, target)) {
+                int i = selectIdleSmt(p, prev);
+                if (i >= 0) {
+                    return i;
+                }
+            }
+        }
+        int i = selectIdleCpu(p, target, hasIdleCore, cpus[wakerCpu]);
+        return i >= 0 ? i : target;
+    }
+
+    /** select_idle_smt(): an idle sibling of prev. */
+    private int selectIdleSmt(Task p, int prev) {
+        int core = topo.coreOf(prev);
+        if (shared.idleThreads(core) == (idle(prev) ? 1 : 0)) {
+            return -1;
+        }
+        for (int c : topo.siblingsOfCore(core)) {
+            if (c != prev && p.allowedOn(c) && idle(c)) {
+                return c;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * select_idle_cpu(): for_each_cpu_wrap over the LLC from target + 1, depth-limited by SIS_UTIL or SIS_PROP
+     * unless looking for an idle core; SIS_CACHE skips cache-hot idle CPUs.
+     */
+    private int selectIdleCpu(Task p, int target, boolean hasIdleCore, Cpu waker) {
+        int[] span = topo.llcSpan(target);
+        int n = span.length;
+        int llc = topo.llcOf(target);
+        int nr = Integer.MAX_VALUE;
+        boolean prop = false;
+        if (sisUtil) { // SIS_UTIL
+            nr = shared.nrIdleScan[llc] + 1;
+            if (nr == 1) {
+                return -1;
+            }
+        } else if (!hasIdleCore) {
+            nr = sisPropDepth(waker, n, llc);
+            prop = true;
+        }
+        idleScans++;
+        int idx = shared.posInLlc(target) + 1;
+        if (idx == n) {
+            idx = 0;
+        }
+        int scanned;
+        int found = -1;
+        scanFallbackIdle = -1;
+        scanFirstHot = -1;
+        if (p.allowed == null && !sisCache.on()) { // SIS_CACHE (off)
+            found = scanMasks(span, idx, nr, hasIdleCore, llc);
+        } else {
+            found = scanEach(p, span, idx, nr, hasIdleCore);
+        }
+        scanned = scanScanned;
+        cpusScanned += scanned;
+        long cost = scanCostNs * scanned;
+        execution.chargeOverhead(waker, cost);
+        if (prop) {
+            waker.wakeAvgIdle -= Math.min(waker.wakeAvgIdle, cost);
+            avgScanCost[llc] += (cost - avgScanCost[llc]) / 8;
+        }
+        if (found >= 0) {
+            return found;
+        }
+        if (hasIdleCore) {
+            shared.clearIdleCores(llc);
+            return scanFallbackIdle >= 0 ? scanFallbackIdle : scanFirstHot;
+        }
+        return scanFirstHot;
+    }
+
+    /** SIS_PROP: age the waker's predicted idle time by the jiffies it has been busy; the scan depth from it. */
+    private int sisPropDepth(Cpu waker, int n, int llc) {
+        long j = clock.now / tickNs;
+        while (waker.wakeStamp < j && waker.wakeAvgIdle > 0) {
+            waker.wakeStamp++;
+            waker.wakeAvgIdle >>= 1;
+        }
+        long avgCost = avgScanCost[llc] + 1;
+        long spanAvg = n * waker.wakeAvgIdle;
+        return spanAvg > 4 * avgCost ? (int) Math.min(Integer.MAX_VALUE, spanAvg / avgCost) : 4;
+    }
+
+    /**
+     * The scan on the idle cpumasks: jump to the first idle core (select_idle_core()) or the first idle CPU within
+     * the depth; every CPU stepped over still counts as scanned.
+     */
+    private int scanMasks(int[] span, int idx, int nr, boolean hasIdleCore, int llc) {
+        int n = span.length;
+        int found = -1;
+        int limit = hasIdleCore ? n : Math.min(n, Math.max(0, nr - 1));
+        int d = SchedDomainShared.nextSetWrap(hasIdleCore ? shared.idleCoreCpus(llc) : shared.idleCpus(llc), idx,
+                n, limit);
+        if (d >= 0) {
+            int pos = idx + d;
+            found = span[pos >= n ? pos - n : pos];
+            scanScanned = d + 1;
+        } else {
+            scanScanned = limit;
+            if (hasIdleCore) {
+                int f = SchedDomainShared.nextSetWrap(shared.idleCpus(llc), idx, n, n);
+                if (f >= 0) {
+                    int pos = idx + f;
+                    scanFallbackIdle = span[pos >= n ? pos - n : pos];
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The for_each_cpu_wrap() loop of select_idle_cpu() CPU by CPU, for a task with an affinity mask or with
+     * SIS_CACHE: returns the CPU found or -1, and leaves the CPUs examined, the first idle CPU (for
+     * select_idle_core()) and the first cache-hot idle CPU in {@link #scanScanned}, {@link #scanFallbackIdle} and
+     * {@link #scanFirstHot}.
+     */
+    private int scanEach(Task p, int[] span, int idx, int nr, boolean hasIdleCore) {
+        int n = span.length;
+        int hotLimit = Math.max(1, nr == Integer.MAX_VALUE ? n / 2 : nr / 2);
+        int hotSeen = 0;
+        int firstHot = -1;
+        int fallbackIdle = -1;
+        int scanned = 0;
+        int found = -1;
+        boolean sisCacheOn = sisCache.on(); // SIS_CACHE
+        boolean[] allowed = p.allowed;
+        for (int k = 0; k < n && found < 0; k++) {
+            int c = span[idx];
+            if (++idx == n) {
+                idx = 0;
+            }
+            if (allowed != null && !allowed[c]) {
+                continue;
+            }
+            if (hasIdleCore) {
+                // select_idle_core(): the whole core must be idle; remember the first idle CPU. With SIS_CACHE a
+                // cache-hot idle CPU is neither taken nor remembered (cache_hot_cpu()).
+                scanned++;
+                boolean hot = sisCacheOn && idle(c) && sisCache.cacheHot(cpus[c]);
+                if (hot) {
+                    if (firstHot < 0) {
+                        firstHot = c;
+                    }
+                    if (++hotSeen >= hotLimit) {
+                        break;
+                    }
+                    continue;
+                }
+                if (shared.coreIdle(topo.coreOf(c))) {
+                    found = c;
+                } else if (fallbackIdle < 0 && idle(c)) {
+                    fallbackIdle = c;
+                }
+                continue;
+            }
+            if (--nr <= 0) {
+                break;
+            }
+            scanned++;
+            if (!idle(c)) {
+                continue;
+            }
+            if (sisCacheOn && sisCache.cacheHot(cpus[c])) {
+                if (firstHot < 0) {
+                    firstHot = c;
+                }
+                if (++hotSeen >= hotLimit) {
+                    break;
+                }
+                continue;
+            }
+            found = c;
+        }
+        scanScanned = scanned;
+        scanFallbackIdle = fallbackIdle;
+        scanFirstHot = firstHot;
+        return found;
+    }
+}

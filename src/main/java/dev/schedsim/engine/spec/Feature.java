@@ -1,0 +1,46 @@
+package dev.schedsim.engine.spec;
+
+/**
+ * The switchable kernel mechanisms (features.md). Each switches a <em>behaviour</em> of the model the way
+ * the named patch does; none scales a result.
+ */
+public enum Feature {
+    /** EEVDF pick and placement (v6.6, "sched/fair: Implement an EEVDF-like scheduling policy"); off = CFS. */
+    EEVDF,
+    /** Bandwidth hooks cost nothing while no group has a quota (jump label, seed 001 patch 1). */
+    BANDWIDTH_STATIC_KEY,
+    /** return_cfs_rq_runtime() acts when the cfs_rq became empty; off = the inverted condition (seed 001 patch 2). */
+    RETURN_RUNTIME_FIX,
+    /** Throttled tasks leave nr_running at once so the CPU newidle-balances (seed 001 patch 3). */
+    THROTTLE_IDLE_BALANCE,
+    /** Per-CPU runtime expires at the period end (512ac999d275, v4.18; removed by de53fd7aedb1, v5.4). */
+    SLICE_EXPIRATION,
+    /** cpu.max.burst honoured (v5.14). */
+    BANDWIDTH_BURST,
+    /** update_blocked_averages counted in the first domain's newidle cost (seed 003 patches 1-2). */
+    NEWIDLE_COST_BLOCKED_AVERAGES,
+    /** max_newidle_lb_cost decays only after 1 s without a new maximum (e60b56e46b38, seed 003 patch 3). */
+    NEWIDLE_DECAY_AFTER_WAIT,
+    /** Also skip newidle balance when avg_idle &lt; sysctl_sched_migration_cost (removed in 5.16, seed 003 patch 4). */
+    NEWIDLE_MIGRATION_COST_GATE,
+    /** select_idle_cpu scan depth from LLC utilisation (v5.19); off = SIS_PROP. */
+    SIS_UTIL,
+    /** Skip idle CPUs that are cache-hot for a recent short sleeper (seed 002, never merged). */
+    SIS_CACHE,
+    /** Random initial phase of each group's period timer (seed 000, ~v6.4). */
+    BANDWIDTH_TIMER_INTERLEAVE,
+    /** Throttle each task at its return-to-user point (e1fad12dcb66, v6.18). */
+    TASK_BASED_THROTTLE,
+    /** Check that a domain is due before contending for sched_balance_running (3324b2180c17, seed 004). */
+    BALANCE_DUE_BEFORE_SERIALIZE;
+
+    /** Parses a feature name exactly as written in features.md; null when unknown. */
+    public static Feature byName(String name) {
+        for (Feature f : values()) {
+            if (f.name().equals(name)) {
+                return f;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,121 @@
+package dev.schedsim.engine.spec;
+
+/**
+ * The modelled hardware costs of a machine (engine-model.md §2). Every field has a documented default
+ * that is an <em>assumption</em> of the model, not a measurement of a particular machine; a topology may
+ * override any of them.
+ *
+ * <p><b>SMT:</b> {@code smtThroughput[k-1]} is T(k), the work a core with k busy hardware threads delivers
+ * relative to one thread alone; each busy thread progresses at T(k)/k.
+ *
+ * <p><b>Cache</b> (refill after migration or eviction; used from the placement issue on):
+ * {@code cacheRefillNsPerKb[d]} is the refill cost of one KiB of footprint moved over distance d
+ * (0 same core, 1 same LLC, 2 other LLC, 3 other NUMA node).
+ *
+ * <p><b>Idle states:</b> a CPU idle for longer than {@code deepIdleResidencyNs} sits in the deep state and
+ * needs {@code deepIdleExitNs} to wake; otherwise {@code shallowIdleExitNs}.
+ *
+ * <p><b>Power</b> (per core): idle and busy watts, plus {@code smtThreadWatts} for each busy thread beyond
+ * the first and {@code deepIdleWatts} for a core whose threads are all in the deep state.
+ *
+ * <p><b>Overheads</b> charged as CPU time where the kernel does the work. The balancing defaults (250 ns per
+ * CPU examined, 2 µs per cfs_rq in update_blocked_averages) put a newidle balance of a 112-CPU MC level
+ * near 30 µs and of a 224-CPU NUMA level near 55 µs, the order of seed 003's measured max_newidle_lb_cost
+ * (MC 7/49/398 µs, NUMA 10/45/158 µs on ThunderX2). {@code wakeKernelNs} is the kernel
+ * time a task spends around each sleep and wakeup (system call entry and exit, timer programming, the
+ * wakeup path; on a virtual machine the exits for timers and IPIs): CPU time of the task that does no
+ * work of its own.
+ */
+public record HardwareModel(
+        double[] smtThroughput,
+        long[] cacheRefillNsPerKb,
+        long shallowIdleExitNs,
+        long deepIdleExitNs,
+        long deepIdleResidencyNs,
+        double coreIdleWatts,
+        double deepIdleWatts,
+        double coreBusyWatts,
+        double smtThreadWatts,
+        long contextSwitchNs,
+        long updateCurrNs,
+        long bandwidthHookNs,
+        long idleScanPerCpuNs,
+        long balancePerCpuNs,
+        long blockedAveragesPerCfsRqNs,
+        long casBaseNs,
+        long casPerContenderNs,
+        long wakeKernelNs) {
+
+    /** Default SMT throughput curves of engine-model.md §2 (assumptions, overridable). */
+    public static double[] defaultSmtCurve(int threadsPerCore) {
+        switch (threadsPerCore) {
+            case 1:
+                return new double[] {1.0};
+            case 2:
+                return new double[] {1.0, 1.25};
+            case 4:
+                return new double[] {1.0, 1.5, 1.8, 2.0};
+            case 8:
+                return new double[] {1.0, 1.55, 1.95, 2.25, 2.45, 2.6, 2.7, 2.8};
+            default:
+                // Other SMT widths: a concave curve reaching 1 + 0.25 * log2(k) (SMT2 → 1.25).
+                double[] t = new double[threadsPerCore];
+                for (int k = 1; k <= threadsPerCore; k++) {
+                    t[k - 1] = 1.0 + 0.25 * (Math.log(k) / Math.log(2));
+                }
+                return t;
+        }
+    }
+
+    /** The documented defaults for a machine with this SMT width. */
+    public static HardwareModel defaults(int threadsPerCore) {
+        return new HardwareModel(
+                defaultSmtCurve(threadsPerCore),
+                new long[] {0, 20, 60, 120},
+                1_000, 50_000, 1_000_000,
+                1.5, 0.5, 8.0, 1.5,
+                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000);
+    }
+
+    public HardwareModel {
+        if (smtThroughput == null || smtThroughput.length == 0) {
+            throw new IllegalArgumentException("smtThroughput must list T(1)..T(threadsPerCore)");
+        }
+        smtThroughput = smtThroughput.clone();
+        if (smtThroughput[0] != 1.0) {
+            throw new IllegalArgumentException("smtThroughput[0] must be 1.0");
+        }
+        for (int i = 1; i < smtThroughput.length; i++) {
+            if (!(smtThroughput[i] > 0) || smtThroughput[i] > i + 1) {
+                throw new IllegalArgumentException("smtThroughput[" + i + "] must be in (0, " + (i + 1) + "]");
+            }
+        }
+        if (cacheRefillNsPerKb == null || cacheRefillNsPerKb.length != 4) {
+            throw new IllegalArgumentException("cacheRefillNsPerKb needs 4 distances");
+        }
+        cacheRefillNsPerKb = cacheRefillNsPerKb.clone();
+    }
+
+    @Override
+    public double[] smtThroughput() {
+        return smtThroughput.clone();
+    }
+
+    @Override
+    public long[] cacheRefillNsPerKb() {
+        return cacheRefillNsPerKb.clone();
+    }
+
+    /** The same model with another kernel time per sleep/wakeup. */
+    public HardwareModel withWakeKernelNs(long ns) {
+        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
+                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
+                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
+                casBaseNs, casPerContenderNs, ns);
+    }
+
+    /** T(k) for k busy threads (k ≥ 1). */
+    public double throughput(int k) {
+        return smtThroughput[Math.min(k, smtThroughput.length) - 1];
+    }
+}

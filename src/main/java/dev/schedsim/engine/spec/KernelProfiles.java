@@ -1,0 +1,77 @@
+package dev.schedsim.engine.spec;
+
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The kernel profiles of features.md: each release's feature values, derived from the release in which
+ * each mechanism appeared or was removed ("on from" column). Releases marked ~ there make a profile
+ * approximate.
+ */
+public final class KernelProfiles {
+    private static final Map<String, KernelProfile> PROFILES = new LinkedHashMap<>();
+
+    static {
+        add("3.1", false, "CFS bandwidth control as first posted for 3.2, before seed 001's fixes: no static key, "
+                + "the inverted slack-return condition, throttled tasks still counted in nr_running");
+        add("3.2", false, "CFS bandwidth control introduced (Paul Turner, Ben Segall)");
+        add("4.18", false, "per-CPU slice expiration (512ac999d275)");
+        add("5.4", false, "slice expiration removed (de53fd7aedb1)");
+        add("5.15", false, "newidle gate with sysctl_sched_migration_cost; SIS_PROP");
+        add("5.16", false, "newidle cost tracking series (seed 003)");
+        add("6.1", false, "CFS pick, SIS_UTIL, burst, cfs_rq-based throttle");
+        add("6.6", true, "EEVDF; interleaved bandwidth timers (~6.4)");
+        add("6.18", true, "task-based throttle (e1fad12dcb66)");
+        add("6.19", true, "balance due checked before sched_balance_running (3324b2180c17)");
+    }
+
+    private KernelProfiles() {
+    }
+
+    private static void add(String name, boolean approximate, String description) {
+        double v = version(name);
+        EnumMap<Feature, Boolean> f = new EnumMap<>(Feature.class);
+        f.put(Feature.EEVDF, v >= 6.06);
+        f.put(Feature.BANDWIDTH_STATIC_KEY, v >= 3.02);
+        f.put(Feature.RETURN_RUNTIME_FIX, v >= 3.02);
+        f.put(Feature.THROTTLE_IDLE_BALANCE, v >= 3.03);
+        f.put(Feature.SLICE_EXPIRATION, v >= 4.18 && v < 5.04);
+        f.put(Feature.BANDWIDTH_BURST, v >= 5.14);
+        f.put(Feature.NEWIDLE_COST_BLOCKED_AVERAGES, v >= 5.16);
+        f.put(Feature.NEWIDLE_DECAY_AFTER_WAIT, v >= 5.16);
+        f.put(Feature.NEWIDLE_MIGRATION_COST_GATE, v < 5.16);
+        f.put(Feature.SIS_UTIL, v >= 5.19);
+        f.put(Feature.SIS_CACHE, false);
+        f.put(Feature.BANDWIDTH_TIMER_INTERLEAVE, v >= 6.04);
+        f.put(Feature.TASK_BASED_THROTTLE, v >= 6.18);
+        f.put(Feature.BALANCE_DUE_BEFORE_SERIALIZE, v >= 6.19);
+        long baseSlice = v >= 6.15 ? 700_000L : 750_000L;
+        PROFILES.put(name, new KernelProfile(name, approximate, f, baseSlice, description));
+    }
+
+    /** "6.18" → 6.18 as a comparable number (minor versions below 10 become .0x). */
+    private static double version(String name) {
+        String[] p = name.split("\\.");
+        return Integer.parseInt(p[0]) + Integer.parseInt(p[1]) / 100.0;
+    }
+
+    public static List<KernelProfile> all() {
+        return List.copyOf(PROFILES.values());
+    }
+
+    /** The newest profile: the default of a request. */
+    public static KernelProfile newest() {
+        KernelProfile last = null;
+        for (KernelProfile p : PROFILES.values()) {
+            last = p;
+        }
+        return last;
+    }
+
+    /** The profile of that name, or null. */
+    public static KernelProfile byName(String name) {
+        return PROFILES.get(name);
+    }
+}

@@ -1,0 +1,257 @@
+package dev.schedsim.engine.spec;
+
+import java.util.List;
+
+/**
+ * One workload of a simulation (api.md §1): what every workload has (name, cgroup, nice, affinity, cache
+ * footprint) and its {@link Kind}, the type's own parameters. Adding a workload type means a {@link Kind} record
+ * here and its program in {@code engine.workload} (docs/model.md, "Add a workload type").
+ *
+ * @param name             unique in the simulation
+ * @param cgroup           the cgroup path its threads run in
+ * @param nice             -20..19
+ * @param cpus             allowed CPUs (affinity), ascending; null = all
+ * @param cacheFootprintKb the cache footprint of each thread (0 = the type's default)
+ * @param kind             the type and its parameters
+ */
+public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int cacheFootprintKb, Kind kind) {
+
+    /** A workload type's parameters. */
+    public sealed interface Kind permits CpuBound, Periodic, RequestResponse, Hackbench, Schbench, Trace {
+        WorkloadType type();
+
+        /** The number of threads the workload creates. */
+        int threadCount();
+
+        /** The cache footprint of a thread when the spec gives none (KiB; an assumption per type). */
+        default int defaultFootprintKb() {
+            return 256;
+        }
+    }
+
+    /**
+     * @param threads threads
+     * @param workUs  work per thread at full single-thread speed (0 = runs forever)
+     */
+    public record CpuBound(int threads, long workUs) implements Kind {
+        @Override
+        public WorkloadType type() {
+            return WorkloadType.CPU_BOUND;
+        }
+
+        @Override
+        public int threadCount() {
+            return threads;
+        }
+
+        @Override
+        public int defaultFootprintKb() {
+            return 512;
+        }
+    }
+
+    /**
+     * @param threads   threads
+     * @param runUs     work per cycle
+     * @param sleepUs   sleep per cycle
+     * @param jitterPct ± uniform jitter of run and sleep, in percent
+     */
+    public record Periodic(int threads, long runUs, long sleepUs, int jitterPct) implements Kind {
+        @Override
+        public WorkloadType type() {
+            return WorkloadType.PERIODIC;
+        }
+
+        @Override
+        public int threadCount() {
+            return threads;
+        }
+    }
+
+    /**
+     * netperf TCP_RR style client/server pairs.
+     *
+     * @param pairs     client/server pairs
+     * @param serviceUs server work per request
+     * @param thinkUs   client work between requests
+     */
+    public record RequestResponse(int pairs, long serviceUs, long thinkUs) implements Kind {
+        @Override
+        public WorkloadType type() {
+            return WorkloadType.REQUEST_RESPONSE;
+        }
+
+        @Override
+        public int threadCount() {
+            return 2 * pairs;
+        }
+
+        @Override
+        public int defaultFootprintKb() {
+            return 64;
+        }
+    }
+
+    /**
+     * @param groups      groups
+     * @param fdsPerGroup senders (and receivers) per group
+     * @param loops       messages per sender to each receiver
+     * @param messageUs   work per message (send and receive each)
+     */
+    public record Hackbench(int groups, int fdsPerGroup, int loops, long messageUs) implements Kind {
+        @Override
+        public WorkloadType type() {
+            return WorkloadType.HACKBENCH;
+        }
+
+        @Override
+        public int threadCount() {
+            return 2 * groups * fdsPerGroup;
+        }
+
+        @Override
+        public int defaultFootprintKb() {
+            return 64;
+        }
+    }
+
+    /**
+     * @param messageThreads          message threads
+     * @param workersPerMessageThread workers per message thread
+     * @param requestUs               CPU time per request (-c), spun on the wall clock like usec_spin()
+     * @param rps                     requests per second over all message threads (-R; 0 = without -R: each
+     *                                message thread wakes all its workers and waits for them)
+     */
+    public record Schbench(int messageThreads, int workersPerMessageThread, long requestUs, int rps)
+            implements Kind {
+        @Override
+        public WorkloadType type() {
+            return WorkloadType.SCHBENCH;
+        }
+
+        @Override
+        public int threadCount() {
+            return messageThreads * (1 + workersPerMessageThread);
+        }
+
+        @Override
+        public int defaultFootprintKb() {
+            return 128;
+        }
+    }
+
+    /**
+     * @param threads  threads, each running the whole list
+     * @param segments the per-thread run/sleep list
+     */
+    public record Trace(int threads, List<Segment> segments) implements Kind {
+        public Trace {
+            segments = segments == null ? List.of() : List.copyOf(segments);
+        }
+
+        @Override
+        public WorkloadType type() {
+            return WorkloadType.TRACE;
+        }
+
+        @Override
+        public int threadCount() {
+            return threads;
+        }
+    }
+
+    /** One step of a trace: run (work) or sleep, in µs. */
+    public record Segment(boolean run, long us) {
+        public Segment {
+            if (us < 0) {
+                throw new IllegalArgumentException("segment length must be >= 0");
+            }
+        }
+    }
+
+    public WorkloadSpec {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("workload name required");
+        }
+        if (nice < -20 || nice > 19) {
+            throw new IllegalArgumentException("nice must be in -20..19");
+        }
+        if (kind == null) {
+            throw new IllegalArgumentException("workload " + name + " needs a kind");
+        }
+        cpus = cpus == null ? null : cpus.clone();
+    }
+
+    @Override
+    public int[] cpus() {
+        return cpus == null ? null : cpus.clone();
+    }
+
+    public WorkloadType type() {
+        return kind.type();
+    }
+
+    /** The cache footprint of each thread (KiB): the spec's, or the type's default. */
+    public int footprintKb() {
+        return cacheFootprintKb > 0 ? cacheFootprintKb : kind.defaultFootprintKb();
+    }
+
+    /** The number of threads this workload creates. */
+    public int threadCount() {
+        return kind.threadCount();
+    }
+
+    /** The same workload with another nice value. */
+    public WorkloadSpec withNice(int n) {
+        return new WorkloadSpec(name, cgroup, n, cpus, cacheFootprintKb, kind);
+    }
+
+    /** The same workload with an affinity (null = every CPU). */
+    public WorkloadSpec withCpus(int[] allowed) {
+        return new WorkloadSpec(name, cgroup, nice, allowed, cacheFootprintKb, kind);
+    }
+
+    /** A workload of nice 0 on every CPU with the type's default footprint. */
+    public static WorkloadSpec of(String name, String cgroup, Kind kind) {
+        return new WorkloadSpec(name, cgroup, 0, null, 0, kind);
+    }
+
+    /** A cpu-bound workload. */
+    public static WorkloadSpec cpuBound(String name, String cgroup, int threads, long workUs) {
+        return of(name, cgroup, new CpuBound(threads, workUs));
+    }
+
+    /** A periodic workload. */
+    public static WorkloadSpec periodic(String name, String cgroup, int threads, long runUs, long sleepUs) {
+        return periodic(name, cgroup, threads, runUs, sleepUs, 0);
+    }
+
+    /** A periodic workload with ± jitter on run and sleep. */
+    public static WorkloadSpec periodic(String name, String cgroup, int threads, long runUs, long sleepUs,
+                                        int jitterPct) {
+        return of(name, cgroup, new Periodic(threads, runUs, sleepUs, jitterPct));
+    }
+
+    /** A request-response workload. */
+    public static WorkloadSpec requestResponse(String name, String cgroup, int pairs, long serviceUs,
+                                               long thinkUs) {
+        return of(name, cgroup, new RequestResponse(pairs, serviceUs, thinkUs));
+    }
+
+    /** A hackbench workload. */
+    public static WorkloadSpec hackbench(String name, String cgroup, int groups, int fdsPerGroup, int loops,
+                                         long messageUs) {
+        return of(name, cgroup, new Hackbench(groups, fdsPerGroup, loops, messageUs));
+    }
+
+    /** A schbench workload. */
+    public static WorkloadSpec schbench(String name, String cgroup, int messageThreads, int workersPerMessageThread,
+                                        long requestUs, int rps) {
+        return of(name, cgroup, new Schbench(messageThreads, workersPerMessageThread, requestUs, rps));
+    }
+
+    /** A trace workload. */
+    public static WorkloadSpec trace(String name, String cgroup, int threads, List<Segment> segments) {
+        return of(name, cgroup, new Trace(threads, segments));
+    }
+}

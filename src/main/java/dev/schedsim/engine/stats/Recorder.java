@@ -1,0 +1,137 @@
+package dev.schedsim.engine.stats;
+
+import dev.schedsim.engine.Report;
+import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.fair.TaskGroup;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the report plots and the trace export need: time series in fixed buckets (machine occupancy; per
+ * cgroup CPU time and throttled time) and, when the spec asks for a trace, a bounded list of run slices and
+ * throttle intervals. Intervals are split exactly across bucket boundaries.
+ */
+public final class Recorder {
+    /** At most this many buckets per series. */
+    public static final int MAX_BUCKETS = 240;
+    /** At most this many trace events (then the trace says it was truncated). */
+    public static final int MAX_TRACE_EVENTS = 40_000;
+
+    private final long bucketNs;
+    private final int buckets;
+    /** Busy CPU time per bucket (machine occupancy). */
+    public final double[] busyNs;
+    /** Per task group: CPU time per bucket. */
+    public final double[][] usageNs;
+    /** Per task group: throttled time per bucket, summed over CPUs. */
+    public final double[][] throttledNs;
+    private final boolean tracing;
+    private final List<Report.TraceEvent> events = new ArrayList<>();
+    private boolean truncated;
+    /** The bucket {@link #bucketOf} found last, and its start. */
+    private int lastBucket;
+    private long lastStart;
+
+    public Recorder(long endNs, int groups, boolean tracing) {
+        long b = Math.max(1_000_000L, (endNs + MAX_BUCKETS - 1) / MAX_BUCKETS);
+        b = (b + 999_999) / 1_000_000 * 1_000_000;
+        this.bucketNs = b;
+        this.buckets = (int) Math.max(1, (endNs + b - 1) / b);
+        this.busyNs = new double[buckets];
+        this.usageNs = new double[groups][buckets];
+        this.throttledNs = new double[groups][buckets];
+        this.tracing = tracing;
+    }
+
+    /** Adds [from, to) to a series, split over the buckets it spans. */
+    public void add(double[] series, long from, long to) {
+        if (to <= from) {
+            return;
+        }
+        addFrom(series, bucketOf(from), from, to);
+    }
+
+    /**
+     * The bucket of time t. Times come close together, so the last answer is kept: most calls then skip the
+     * integer division.
+     */
+    private int bucketOf(long t) {
+        if (t >= lastStart && t - lastStart < bucketNs) {
+            return lastBucket;
+        }
+        int i = (int) Math.min(buckets - 1, t / bucketNs);
+        if (i < buckets - 1) {
+            lastBucket = i;
+            lastStart = i * bucketNs;
+        }
+        return i;
+    }
+
+    /** Adds [from, to) to the CPU time of {@code g} and of every group above it (update_curr()'s usage). */
+    public void addUsage(TaskGroup g, long from, long to) {
+        if (to <= from) {
+            return;
+        }
+        int first = bucketOf(from);
+        for (; g != null; g = g.parent) {
+            addFrom(usageNs[g.index], first, from, to);
+        }
+    }
+
+    private void addFrom(double[] series, int i, long from, long to) {
+        long t = from;
+        while (t < to && i < buckets) {
+            long end = Math.min(to, (i + 1) * bucketNs);
+            series[i] += end - t;
+            t = end;
+            i++;
+        }
+    }
+
+    public void slice(int cpu, Task t, long start, long end) {
+        if (!tracing || end <= start) {
+            return;
+        }
+        event(new Report.TraceEvent("run", cpu, t.workload.spec.name() + "/" + t.id, t.group.path, start / 1000,
+                (end - start) / 1000));
+    }
+
+    public void throttle(int cpu, TaskGroup g, long start, long end) {
+        if (!tracing || end <= start) {
+            return;
+        }
+        event(new Report.TraceEvent("throttled", cpu, g.path, g.path, start / 1000, (end - start) / 1000));
+    }
+
+    private void event(Report.TraceEvent e) {
+        if (events.size() >= MAX_TRACE_EVENTS) {
+            truncated = true;
+            return;
+        }
+        events.add(e);
+    }
+
+    public Report.TimeSeries timeSeries(TaskGroup[] groups, long endNs) {
+        int n = (int) Math.max(1, Math.min(buckets, (endNs + bucketNs - 1) / bucketNs));
+        List<Double> busy = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            busy.add(Math.round(busyNs[i] / bucketNs * 1000.0) / 1000.0);
+        }
+        List<Report.CgroupSeries> cg = new ArrayList<>();
+        for (TaskGroup g : groups) {
+            List<Long> use = new ArrayList<>(n);
+            List<Long> thr = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                use.add(Math.round(usageNs[g.index][i] / 1000.0));
+                thr.add(Math.round(throttledNs[g.index][i] / 1000.0));
+            }
+            cg.add(new Report.CgroupSeries(g.path, use, thr));
+        }
+        return new Report.TimeSeries(bucketNs / 1000, busy, cg);
+    }
+
+    /** The recorded trace. */
+    public Report.Trace trace() {
+        return new Report.Trace(events, truncated);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.schedsim.engine.workload;
+
+import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.spec.WorkloadSpec;
+import dev.schedsim.engine.stats.LatencyHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One workload of a run: its threads, the {@link Program} they run and what the report counts of them (wakeup
+ * and request latency, completed units, completion time).
+ *
+ * <p><b>Limitations:</b> kernel time in system calls is modelled only as the hardware model's time per
+ * sleep/wakeup; a hackbench socket buffer holds a fixed number of messages.
+ */
+public final class WorkloadRun {
+    public final int index;
+    public final WorkloadSpec spec;
+    /** The workload's threads, by their index in it. */
+    public final Task[] tasks;
+    /** What the threads' programs ask the scheduler to do (wake, read the clock). */
+    public final ThreadOps ops;
+    public final Program program;
+    /** Wakeup latency (ns), {@link LatencyHistogram#recorded grown} as needed. */
+    private Histogram latency = new Histogram(3);
+    /** schbench -R: request latency as schbench prints it (completion − queued − CPU time), ns; else null. */
+    private Histogram requestLatency;
+    public final boolean finite;
+    /** spec.footprintKb(), read at every context switch. */
+    public final int footprintKb;
+    /** Threads that have not exited. */
+    public int live;
+    /** When the last thread exited, ns; -1 while some run. */
+    public long completionNs = -1;
+    /** Completed units (cycles, transactions, messages, requests, segments). */
+    public long units;
+
+    public WorkloadRun(int index, WorkloadSpec spec, ThreadOps ops) {
+        this.index = index;
+        this.spec = spec;
+        this.ops = ops;
+        int threads = spec.threadCount();
+        this.tasks = new Task[threads];
+        this.live = threads;
+        this.footprintKb = spec.footprintKb();
+        this.program = Programs.of(this, spec.kind());
+        this.finite = program.finite();
+        if (spec.kind() instanceof WorkloadSpec.Schbench s && s.rps() > 0) {
+            requestLatency = new Histogram(3);
+        }
+    }
+
+    /** A woken task ran {@code ns} after its wakeup. */
+    public void recordLatency(long ns) {
+        Histogram h = LatencyHistogram.recorded(latency, ns);
+        if (h != latency) {
+            latency = h;
+        }
+    }
+
+    void recordRequestLatency(long ns) {
+        Histogram h = LatencyHistogram.recorded(requestLatency, ns);
+        if (h != requestLatency) {
+            requestLatency = h;
+        }
+    }
+
+    public Histogram latency() {
+        return latency;
+    }
+
+    /** schbench -R's request latency, or null. */
+    public Histogram requestLatency() {
+        return requestLatency;
+    }
+
+    /**
+     * The next action of {@code t}, whose previous segment just ended (or which was just woken or created): its
+     * program's next step, skipping empty run segments and consuming a wake that arrived before a block (like a
+     * pipe with a byte in it).
+     */
+    public Action next(Task t) {
+        for (int guard = 0; guard < 1_000_000; guard++) {
+            Action a = program.step(t.index, t);
+            if (a == Action.RUN && t.remainingWork <= 0 && !t.infinite) {
+                continue;
+            }
+            if (a == Action.BLOCK && t.pendingWakes > 0) {
+                t.pendingWakes--;
+                continue;
+            }
+            return a;
+        }
+        throw new IllegalStateException("workload " + spec.name() + " makes no progress");
+    }
+}
