@@ -27,13 +27,12 @@ public final class Lifecycle {
     private final CacheModel cache;
     private final ContextSwitch contextSwitch;
     private final Resched resched;
-    private final Counters counters;
     private int finiteLeft;
     private boolean allFinite;
 
     public Lifecycle(SimClock clock, Timers timers, Task[] tasks, Cpu[] cpus, UpdateCurr updateCurr,
                      Execution execution, FairQueue fairQueue, FairPick fairPick, CacheModel cache,
-                     ContextSwitch contextSwitch, Resched resched, Counters counters) {
+                     ContextSwitch contextSwitch, Resched resched) {
         this.clock = clock;
         this.timers = timers;
         this.tasks = tasks;
@@ -45,7 +44,6 @@ public final class Lifecycle {
         this.cache = cache;
         this.contextSwitch = contextSwitch;
         this.resched = resched;
-        this.counters = counters;
     }
 
     /** The run may end early once every workload is finite and all have completed. */
@@ -92,7 +90,6 @@ public final class Lifecycle {
         fairQueue.dequeueTask(p, true);
         fairPick.clearCurr(p);
         contextSwitch.switchOut(cpu, p);
-        counters.contextSwitches++;
         handleStop(p, action, cpu.id);
         resched.reschedCurr(cpu);
     }

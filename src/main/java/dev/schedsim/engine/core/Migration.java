@@ -63,7 +63,6 @@ public final class Migration {
         fairPick.putPrevTaskFair(p);
         p.lastRanNs = clock.now;
         contextSwitch.switchOut(src, p);
-        counters.contextSwitches++;
         cache.leaveCache(src, p);
         moveQueuedTask(p, dst);
         resched.reschedCurr(src);

@@ -127,12 +127,15 @@ public final class Scheduler {
             }
         }
         cpu.idleExitDone = false;
+        // rq->nr_switches counts each change of what the CPU runs, the idle task included (__schedule(): once
+        // when prev != next). A CPU still busy ran a task up to now: prev, or one that left it since (blocked,
+        // slept, exited, was parked or pushed away), whose own switch was counted when it left.
         if (next == null) {
             if (prev != null) {
                 contextSwitch.switchOut(cpu, prev);
-                counters.contextSwitches++;
             }
             if (cpu.busy) {
+                counters.contextSwitches++;
                 goIdle(cpu);
             }
             return;

@@ -145,7 +145,7 @@ public final class Simulation {
         this.wakeup = new Wakeup(clock, timers, rnd, cpus, select, sisCache, fairQueue, preemption, counters,
                 kernel.tickNs());
         this.lifecycle = new Lifecycle(clock, timers, tasks, cpus, updateCurr, execution, fairQueue, fairPick, cache,
-                contextSwitch, resched, counters);
+                contextSwitch, resched);
         wakeup.wire(lifecycle);
         this.tick = new Tick(kernel, timers, updateCurr, shares, preemption, pelt, balance.periodic());
         this.workloads = workloads(spec, tunables, ncpu);
