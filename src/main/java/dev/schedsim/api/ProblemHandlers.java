@@ -1,6 +1,8 @@
 package dev.schedsim.api;
 
-import dev.schedsim.simulation.SimulationQueue;
+import dev.schedsim.simulation.IdempotencyConflictException;
+import dev.schedsim.simulation.QueueFullException;
+import dev.schedsim.simulation.StateConflictException;
 import java.net.URI;
 import java.util.List;
 import org.slf4j.Logger;
@@ -82,8 +84,8 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         return send(problem(HttpStatus.NOT_FOUND, "not-found", "Not found", e.getMessage()));
     }
 
-    @ExceptionHandler(SimulationQueue.StateConflictException.class)
-    ResponseEntity<Object> conflict(SimulationQueue.StateConflictException e) {
+    @ExceptionHandler(StateConflictException.class)
+    ResponseEntity<Object> conflict(StateConflictException e) {
         return send(problem(HttpStatus.CONFLICT, "state-conflict", "Conflict with the simulation's state",
                 e.getMessage()));
     }
@@ -93,14 +95,14 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         return send(problem(HttpStatus.CONFLICT, "name-conflict", "Name already taken", e.getMessage()));
     }
 
-    @ExceptionHandler(SimulationQueue.IdempotencyConflictException.class)
-    ResponseEntity<Object> idempotency(SimulationQueue.IdempotencyConflictException e) {
+    @ExceptionHandler(IdempotencyConflictException.class)
+    ResponseEntity<Object> idempotency(IdempotencyConflictException e) {
         return send(problem(HttpStatus.CONFLICT, "idempotency-conflict", "Idempotency-Key reused",
                 e.getMessage()));
     }
 
-    @ExceptionHandler(SimulationQueue.QueueFullException.class)
-    ResponseEntity<Object> full(SimulationQueue.QueueFullException e) {
+    @ExceptionHandler(QueueFullException.class)
+    ResponseEntity<Object> full(QueueFullException e) {
         HttpHeaders h = new HttpHeaders();
         h.set(HttpHeaders.RETRY_AFTER, "30");
         return send(problem(HttpStatus.SERVICE_UNAVAILABLE, "queue-full", "Queue full", e.getMessage()), h);

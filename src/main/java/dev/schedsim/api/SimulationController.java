@@ -1,7 +1,8 @@
 package dev.schedsim.api;
 
 import dev.schedsim.simulation.SimulationJob;
-import dev.schedsim.simulation.SimulationQueue;
+import dev.schedsim.simulation.SimulationControl;
+import dev.schedsim.simulation.StateConflictException;
 import dev.schedsim.simulation.SimulationStatus;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -35,10 +36,10 @@ class SimulationController {
             + "segment of its Location header). Ids are random UUIDs, so no example id exists up front: submit "
             + "the example simulation first, then paste its id here.";
 
-    private final SimulationQueue simulations;
+    private final SimulationControl simulations;
     private final Submissions submissions;
 
-    SimulationController(SimulationQueue simulations, Submissions submissions) {
+    SimulationController(SimulationControl simulations, Submissions submissions) {
         this.simulations = simulations;
         this.submissions = submissions;
     }
@@ -117,7 +118,7 @@ class SimulationController {
         SimulationJob job = find(id);
         String result = simulations.result(job);
         if (result == null) {
-            throw new SimulationQueue.StateConflictException("simulation " + id + " is " + job.getStatus()
+            throw new StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no result");
         }
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(result);

@@ -1,7 +1,8 @@
 package dev.schedsim.api;
 
 import dev.schedsim.metrics.ServiceMetrics;
-import dev.schedsim.simulation.SimulationQueue;
+import dev.schedsim.simulation.SimulationControl;
+import dev.schedsim.simulation.SimulationSubmitter;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.List;
@@ -16,13 +17,15 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class Submissions {
-    private final SimulationQueue simulations;
+    private final SimulationSubmitter submitter;
+    private final SimulationControl simulations;
     private final RequestValidator validator;
     private final RequestReader reader;
     private final ServiceMetrics metrics;
 
-    Submissions(SimulationQueue simulations, RequestValidator validator, RequestReader reader,
-                ServiceMetrics metrics) {
+    Submissions(SimulationSubmitter submitter, SimulationControl simulations, RequestValidator validator,
+                RequestReader reader, ServiceMetrics metrics) {
+        this.submitter = submitter;
         this.simulations = simulations;
         this.validator = validator;
         this.reader = reader;
@@ -52,7 +55,7 @@ public class Submissions {
         SimulationRequest request = reader.read(body, SimulationRequest.class);
         RequestValidator.Accepted accepted = validator.accept(request);
         String json = reader.mapper().writeValueAsString(accepted.request());
-        SimulationQueue.Submission s = simulations.submit(request.name(), json, SimulationController.sha256(json),
+        SimulationSubmitter.Submission s = submitter.submit(request.name(), json, SimulationController.sha256(json),
                 key);
         URI location = URI.create("/api/v1/simulations/" + s.job().getId());
         if (s.created()) {

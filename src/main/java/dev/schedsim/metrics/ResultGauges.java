@@ -1,5 +1,7 @@
 package dev.schedsim.metrics;
 
+import dev.schedsim.result.ResultDocument;
+import dev.schedsim.result.ResultJson;
 import dev.schedsim.simulation.SimulationFinished;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
@@ -18,8 +20,6 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Result gauges of the last N succeeded simulations ({@code schedsim.metrics.result-simulations}, default 100),
@@ -30,9 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Component
 class ResultGauges {
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final String[][] QUANTILES = {{"0.5", "p50"}, {"0.9", "p90"}, {"0.99", "p99"},
-            {"0.999", "p999"}, {"1", "max"}};
+    /** The quantile tag of each percentile the document gives. */
+    private static final String[] QUANTILES = {"0.5", "0.9", "0.99", "0.999", "1"};
 
     private final MeterRegistry registry;
     private final SimulationJobs simulations;
@@ -80,48 +79,54 @@ class ResultGauges {
         if (keep <= 0 || resultJson == null || bySimulation.containsKey(id)) {
             return;
         }
-        JsonNode result = JSON.readTree(resultJson);
+        ResultDocument result = ResultJson.read(resultJson);
         List<Key> keys = new ArrayList<>();
-        for (JsonNode v : result.path("variants")) {
-            Tags base = Tags.of("simulation", simulation, "variant", v.path("label").asString());
-            for (JsonNode c : v.path("cgroups")) {
-                Tags t = base.and("cgroup", c.path("path").asString());
-                JsonNode s = c.path("cpuStat");
-                double periods = s.path("nrPeriods").asDouble();
-                double throttled = s.path("nrThrottled").asDouble();
-                set(keys, id, "schedsim.result.cgroup.usage.seconds", t, s.path("usageUsec").asDouble() / 1e6);
+        for (ResultDocument.Variant v : list(result.variants())) {
+            Tags base = Tags.of("simulation", simulation, "variant", v.label());
+            for (ResultDocument.Cgroup c : list(v.cgroups())) {
+                Tags t = base.and("cgroup", c.path());
+                ResultDocument.CpuStat s = c.cpuStat();
+                double periods = d(s.nrPeriods());
+                double throttled = d(s.nrThrottled());
+                set(keys, id, "schedsim.result.cgroup.usage.seconds", t, d(s.usageUsec()) / 1e6);
                 set(keys, id, "schedsim.result.cgroup.periods", t, periods);
                 set(keys, id, "schedsim.result.cgroup.throttled.periods", t, throttled);
-                set(keys, id, "schedsim.result.cgroup.throttled.seconds", t,
-                        s.path("throttledUsec").asDouble() / 1e6);
+                set(keys, id, "schedsim.result.cgroup.throttled.seconds", t, d(s.throttledUsec()) / 1e6);
                 set(keys, id, "schedsim.result.cgroup.throttled.ratio", t, periods > 0 ? throttled / periods : 0);
             }
-            for (JsonNode w : v.path("workloads")) {
-                Tags t = base.and("workload", w.path("name").asString());
-                JsonNode lat = w.path("wakeupLatencyUs");
-                for (String[] q : QUANTILES) {
-                    set(keys, id, "schedsim.result.workload.wakeup.latency.seconds", t.and("quantile", q[0]),
-                            lat.path(q[1]).asDouble() / 1e6);
+            for (ResultDocument.Workload w : list(v.workloads())) {
+                Tags t = base.and("workload", w.name());
+                latency(keys, id, "schedsim.result.workload.wakeup.latency.seconds", t, w.wakeupLatencyUs());
+                if (w.requestLatencyUs() != null) {
+                    latency(keys, id, "schedsim.result.workload.request.latency.seconds", t, w.requestLatencyUs());
                 }
-                JsonNode req = w.path("requestLatencyUs");
-                if (req.isObject()) {
-                    for (String[] q : QUANTILES) {
-                        set(keys, id, "schedsim.result.workload.request.latency.seconds", t.and("quantile", q[0]),
-                                req.path(q[1]).asDouble() / 1e6);
-                    }
-                }
-                JsonNode completion = w.path("completionUs");
-                if (completion.isNumber()) {
-                    set(keys, id, "schedsim.result.workload.completion.seconds", t, completion.asDouble() / 1e6);
+                if (w.completionUs() != null) {
+                    set(keys, id, "schedsim.result.workload.completion.seconds", t, w.completionUs() / 1e6);
                 }
             }
-            set(keys, id, "schedsim.result.cpu.idle.ratio", base, v.path("cpus").path("idlePct").asDouble() / 100);
+            set(keys, id, "schedsim.result.cpu.idle.ratio", base, v.cpus() == null ? 0 : d(v.cpus().idlePct()) / 100);
         }
         bySimulation.put(id, keys);
         order.addLast(id);
         while (order.size() > keep) {
             evict(order.removeFirst());
         }
+    }
+
+    /** One gauge per percentile of a latency (µs in the document, seconds here). */
+    private void latency(List<Key> keys, String id, String name, Tags tags, ResultDocument.Latency l) {
+        Double[] values = l == null ? new Double[5] : new Double[] {l.p50(), l.p90(), l.p99(), l.p999(), l.max()};
+        for (int i = 0; i < QUANTILES.length; i++) {
+            set(keys, id, name, tags.and("quantile", QUANTILES[i]), d(values[i]) / 1e6);
+        }
+    }
+
+    private static double d(Double x) {
+        return x == null ? 0 : x;
+    }
+
+    private static <T> List<T> list(List<T> xs) {
+        return xs == null ? List.of() : xs;
     }
 
     private void set(List<Key> keys, String id, String name, Tags tags, double value) {

@@ -1,7 +1,7 @@
 package dev.schedsim.metrics;
 
 import dev.schedsim.simulation.SimulationFinished;
-import dev.schedsim.simulation.SimulationQueue;
+import dev.schedsim.simulation.SimulationControl;
 import dev.schedsim.simulation.SimulationStatus;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -25,7 +25,7 @@ public class ServiceMetrics {
     private final Counter engineEvents;
     private final Counter simulatedSeconds;
 
-    ServiceMetrics(MeterRegistry registry, SimulationQueue queue) {
+    ServiceMetrics(MeterRegistry registry, SimulationControl queue) {
         submitted = Counter.builder("schedsim.simulations.submitted")
                 .description("Simulations accepted (202)").register(registry);
         for (SimulationStatus s : new SimulationStatus[] {SimulationStatus.SUCCEEDED, SimulationStatus.FAILED,

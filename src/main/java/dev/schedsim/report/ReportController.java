@@ -3,7 +3,8 @@ package dev.schedsim.report;
 import dev.schedsim.api.Submissions;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
-import dev.schedsim.simulation.SimulationQueue;
+import dev.schedsim.simulation.SimulationControl;
+import dev.schedsim.simulation.StateConflictException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -33,9 +34,9 @@ class ReportController {
     private static final List<MediaType> OFFERED = List.of(MediaType.TEXT_HTML, MediaType.valueOf("text/markdown"));
 
     private final SimulationJobs jobs;
-    private final SimulationQueue queue;
+    private final SimulationControl queue;
 
-    ReportController(SimulationJobs jobs, SimulationQueue queue) {
+    ReportController(SimulationJobs jobs, SimulationControl queue) {
         this.jobs = jobs;
         this.queue = queue;
     }
@@ -58,7 +59,7 @@ class ReportController {
         boolean markdown = markdown(accept);
         String result = queue.result(job);
         if (result == null) {
-            throw new SimulationQueue.StateConflictException("simulation " + id + " is " + job.getStatus()
+            throw new StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no result to report");
         }
         ReportRenderer r = new ReportRenderer(job.getId(), job.getName(), job.getRequestJson(), result);

@@ -1,5 +1,7 @@
 package dev.schedsim.report;
 
+import dev.schedsim.result.ResultDocument;
+import dev.schedsim.result.ResultJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,15 +21,15 @@ final class ReportRenderer {
     private final String id;
     private final String name;
     private final JsonNode request;
-    private final JsonNode result;
-    private final List<JsonNode> variants = new ArrayList<>();
+    private final ResultDocument result;
+    private final List<ResultDocument.Variant> variants;
 
     ReportRenderer(String id, String name, String requestJson, String resultJson) {
         this.id = id;
         this.name = name;
         this.request = JSON.readTree(requestJson);
-        this.result = JSON.readTree(resultJson);
-        result.path("variants").forEach(variants::add);
+        this.result = ResultJson.read(resultJson);
+        this.variants = result.variants() == null ? List.of() : result.variants();
     }
 
     private String title() {
@@ -85,25 +87,24 @@ final class ReportRenderer {
 
     private List<Line> comparison() {
         Map<String, Line> lines = new LinkedHashMap<>();
-        for (JsonNode row : result.path("comparison")) {
-            String metric = row.path("metric").asString();
+        for (ResultDocument.ComparisonRow row : rows()) {
+            String metric = row.metric();
             Line line = lines.get(metric);
             if (line == null) {
                 line = new Line(metric, new ArrayList<>());
-                line.cells().add(cell(1.0, 0.0, row.path("baselineStdPct")));
+                line.cells().add(cell(1.0, 0.0, row.baselineStdPct()));
                 lines.put(metric, line);
             }
-            double base = row.path("baselineMean").asDouble();
-            double mean = row.path("variantMean").asDouble();
+            double base = d(row.baselineMean());
+            double mean = d(row.variantMean());
             Double ratio = base == 0 ? (mean == 0 ? 1.0 : null) : mean / base;
-            JsonNode pct = row.path("pctImprovement");
-            line.cells().add(cell(ratio, pct.isNumber() ? pct.asDouble() : null, row.path("variantStdPct")));
+            line.cells().add(cell(ratio, row.pctImprovement(), row.variantStdPct()));
         }
         return new ArrayList<>(lines.values());
     }
 
     /** {@code 1.00 [ 0.00]( 4.78)}, {@code 0.99 [ +1.00]( 6.45)}: as seed 002's tables print them. */
-    static String cell(Double ratio, Double pct, JsonNode std) {
+    static String cell(Double ratio, Double pct, Double std) {
         String r = ratio == null ? " n/a" : String.format(Locale.ROOT, "%.2f", ratio);
         String p;
         if (pct == null) {
@@ -113,7 +114,7 @@ final class ReportRenderer {
         } else {
             p = String.format(Locale.ROOT, "%+6.2f", pct);
         }
-        String s = std.isNumber() ? String.format(Locale.ROOT, "%5.2f", std.asDouble()) : "  n/a";
+        String s = std != null ? String.format(Locale.ROOT, "%5.2f", std) : "  n/a";
         return r + " [" + p + "](" + s + ")";
     }
 
@@ -122,7 +123,7 @@ final class ReportRenderer {
         List<String> header = new ArrayList<>();
         header.add("metric");
         for (int v = 0; v < variants.size(); v++) {
-            header.add((v == 0 ? "baseline" : variants.get(v).path("label").asString()) + "[pct imp](std%)");
+            header.add((v == 0 ? "baseline" : variants.get(v).label()) + "[pct imp](std%)");
         }
         int[] width = new int[header.size()];
         for (int i = 0; i < width.length; i++) {
@@ -157,17 +158,15 @@ final class ReportRenderer {
     private List<List<String>> meansTable() {
         List<List<String>> rows = new ArrayList<>();
         List<String> head = new ArrayList<>(List.of("metric"));
-        for (JsonNode v : variants) {
-            head.add(v.path("label").asString());
+        for (ResultDocument.Variant v : variants) {
+            head.add(v.label());
         }
         rows.add(head);
         Map<String, List<String>> byMetric = new LinkedHashMap<>();
-        for (JsonNode row : result.path("comparison")) {
-            List<String> r = byMetric.computeIfAbsent(row.path("metric").asString(), m -> {
-                List<String> x = new ArrayList<>(List.of(m, Svg.num(row.path("baselineMean").asDouble())));
-                return x;
-            });
-            r.add(Svg.num(row.path("variantMean").asDouble()));
+        for (ResultDocument.ComparisonRow row : rows()) {
+            List<String> r = byMetric.computeIfAbsent(row.metric(),
+                    m -> new ArrayList<>(List.of(m, Svg.num(d(row.baselineMean())))));
+            r.add(Svg.num(d(row.variantMean())));
         }
         rows.addAll(byMetric.values());
         return rows;
@@ -175,74 +174,102 @@ final class ReportRenderer {
 
     // ---------------------------------------------------------------- per-variant tables
 
-    private List<List<String>> cgroupTable(JsonNode v) {
+    private List<List<String>> cgroupTable(ResultDocument.Variant v) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("cgroup", "usage_usec", "nr_periods", "nr_throttled", "throttled %", "throttled_usec",
                 "nr_bursts", "burst_usec"));
-        for (JsonNode c : v.path("cgroups")) {
-            JsonNode s = c.path("cpuStat");
-            double periods = s.path("nrPeriods").asDouble();
-            rows.add(List.of(c.path("path").asString(), n(s, "usageUsec"), n(s, "nrPeriods"), n(s, "nrThrottled"),
-                    periods > 0 ? Svg.num(Math.round(s.path("nrThrottled").asDouble() / periods * 1000) / 10.0) : "-",
-                    n(s, "throttledUsec"), n(s, "nrBursts"), n(s, "burstUsec")));
+        for (ResultDocument.Cgroup c : list(v.cgroups())) {
+            ResultDocument.CpuStat s = c.cpuStat();
+            double periods = d(s.nrPeriods());
+            rows.add(List.of(c.path(), n(s.usageUsec()), n(s.nrPeriods()), n(s.nrThrottled()),
+                    periods > 0 ? Svg.num(Math.round(d(s.nrThrottled()) / periods * 1000) / 10.0) : "-",
+                    n(s.throttledUsec()), n(s.nrBursts()), n(s.burstUsec())));
         }
         return rows;
     }
 
-    private List<List<String>> workloadTable(JsonNode v) {
+    private List<List<String>> workloadTable(ResultDocument.Variant v) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("workload", "cpu usec", "completion us", "throughput /s", "p50 us", "p90 us", "p99 us",
                 "max us", "request p99 us", "migrations"));
-        for (JsonNode w : v.path("workloads")) {
-            JsonNode l = w.path("wakeupLatencyUs");
-            JsonNode req = w.path("requestLatencyUs");
-            rows.add(List.of(w.path("name").asString(), n(w, "cpuUsec"),
-                    w.path("completionUs").isNumber() ? n(w, "completionUs") : "-", n(w, "throughputPerSec"),
-                    n(l, "p50"), n(l, "p90"), n(l, "p99"), n(l, "max"), req.isObject() ? n(req, "p99") : "-",
-                    n(w, "migrations")));
+        for (ResultDocument.Workload w : list(v.workloads())) {
+            ResultDocument.Latency l = w.wakeupLatencyUs();
+            ResultDocument.Latency req = w.requestLatencyUs();
+            rows.add(List.of(w.name(), n(w.cpuUsec()), n(w.completionUs()), n(w.throughputPerSec()),
+                    n(l == null ? null : l.p50()), n(l == null ? null : l.p90()), n(l == null ? null : l.p99()),
+                    n(l == null ? null : l.max()), req != null ? n(req.p99()) : "-", n(w.migrations())));
         }
         return rows;
     }
 
-    private List<List<String>> machineTable(JsonNode v) {
-        JsonNode c = v.path("cpus");
-        JsonNode s = v.path("scheduler");
+    private List<List<String>> machineTable(ResultDocument.Variant v) {
+        ResultDocument.Cpus c = v.cpus();
+        ResultDocument.Scheduler s = v.scheduler();
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("busy %", "idle %", "power W", "context switches", "migrations", "load balances",
                 "newidle balances", "sched overhead %", "serialize CAS", "serialize %"));
-        rows.add(List.of(n(c, "busyPct"), n(c, "idlePct"), n(c, "avgPowerWatts"), n(s, "contextSwitches"),
-                n(s, "migrations"), n(s, "loadBalances"), n(s, "newidleBalances"), n(s, "overheadPct"),
-                n(s, "serializeAttempts"), n(s, "serializePct")));
+        rows.add(List.of(n(c.busyPct()), n(c.idlePct()), n(c.avgPowerWatts()), n(s.contextSwitches()),
+                n(s.migrations()), n(s.loadBalances()), n(s.newidleBalances()), n(s.overheadPct()),
+                n(s.serializeAttempts()), n(s.serializePct())));
         return rows;
     }
 
-    private List<List<String>> costTable(JsonNode v) {
+    private List<List<String>> costTable(ResultDocument.Variant v) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("level", "min us", "avg us", "max us", "samples"));
-        for (JsonNode c : v.path("scheduler").path("newidleCostUs")) {
-            rows.add(List.of(c.path("level").asString(), n(c, "min"), n(c, "avg"), n(c, "max"), n(c, "samples")));
+        for (ResultDocument.LevelCost c : costs(v)) {
+            rows.add(List.of(c.level(), n(c.min()), n(c.avg()), n(c.max()), n(c.samples())));
         }
         return rows;
     }
 
-    private static String n(JsonNode parent, String field) {
-        JsonNode x = parent.path(field);
-        return x.isNumber() ? Svg.num(x.asDouble()) : "-";
+    /** A number as the tables print it; "-" when there is none. */
+    private static String n(Double x) {
+        return x == null ? "-" : Svg.num(x);
+    }
+
+    /** A number read as a JSON reader would: 0 when there is none. */
+    private static double d(Double x) {
+        return x == null ? 0 : x;
+    }
+
+    private static <T> List<T> list(List<T> xs) {
+        return xs == null ? List.of() : xs;
+    }
+
+    private List<ResultDocument.ComparisonRow> rows() {
+        return list(result.comparison());
+    }
+
+    private static List<ResultDocument.LevelCost> costs(ResultDocument.Variant v) {
+        return v.scheduler() == null ? List.of() : list(v.scheduler().newidleCostUs());
+    }
+
+    /** The seeds as the document writes them, e.g. {@code [7,8,9]}. */
+    private static String seeds(ResultDocument.Variant v) {
+        StringBuilder b = new StringBuilder("[");
+        for (Long s : list(v.seeds())) {
+            b.append(b.length() > 1 ? "," : "").append(s);
+        }
+        return b.append(']').toString();
     }
 
     // ---------------------------------------------------------------- plots
 
-    private List<Svg.Series> throttled(JsonNode v) {
+    private List<Svg.Series> throttled(ResultDocument.Variant v) {
         List<Svg.Series> out = new ArrayList<>();
-        for (JsonNode c : v.path("timeSeries").path("cgroups")) {
-            if (!limited(c.path("path").asString())) {
+        if (v.timeSeries() == null) {
+            return out;
+        }
+        for (ResultDocument.CgroupSeries c : list(v.timeSeries().cgroups())) {
+            if (!limited(c.path())) {
                 continue;
             }
             List<Double> ms = new ArrayList<>();
-            for (JsonNode x : c.path("throttledUs")) {
-                ms.add(x.asDouble() / 1000);
+            for (Long x : list(c.throttledUs())) {
+                ms.add(x / 1000.0);
             }
-            out.add(new Svg.Series(c.path("path").asString(), ms));
+            out.add(new Svg.Series(c.path(), ms));
         }
         return out;
     }
@@ -258,15 +285,17 @@ final class ReportRenderer {
         return false;
     }
 
-    private List<Double> busy(JsonNode v) {
+    private List<Double> busy(ResultDocument.Variant v) {
         List<Double> out = new ArrayList<>();
-        v.path("timeSeries").path("busyCpus").forEach(x -> out.add(x.asDouble()));
+        if (v.timeSeries() != null) {
+            list(v.timeSeries().busyCpus()).forEach(x -> out.add(d(x)));
+        }
         return out;
     }
 
     private double maxThrottledMs() {
         double m = 0;
-        for (JsonNode v : variants) {
+        for (ResultDocument.Variant v : variants) {
             for (Svg.Series s : throttled(v)) {
                 for (double d : s.values()) {
                     m = Math.max(m, d);
@@ -278,7 +307,7 @@ final class ReportRenderer {
 
     private double maxBusy() {
         double m = 0;
-        for (JsonNode v : variants) {
+        for (ResultDocument.Variant v : variants) {
             for (double d : busy(v)) {
                 m = Math.max(m, d);
             }
@@ -286,14 +315,14 @@ final class ReportRenderer {
         return m;
     }
 
-    private List<String> plots(JsonNode v) {
+    private List<String> plots(ResultDocument.Variant v) {
         List<String> out = new ArrayList<>();
-        JsonNode ts = v.path("timeSeries");
-        if (ts.isMissingNode()) {
+        ResultDocument.TimeSeries ts = v.timeSeries();
+        if (ts == null) {
             return out;
         }
-        long bucket = ts.path("bucketUs").asLong();
-        String label = v.path("label").asString();
+        long bucket = ts.bucketUs();
+        String label = v.label();
         out.add(Svg.chart("CPU occupancy, " + label, "busy CPUs", bucket,
                 List.of(new Svg.Series("busy CPUs", busy(v))), maxBusy()));
         List<Svg.Series> thr = throttled(v);
@@ -320,22 +349,22 @@ final class ReportRenderer {
         b.append("# ").append(title()).append("\n\n## Request\n\n");
         b.append(mdTable(prepend(List.of("", ""), summary())));
         if (variants.size() > 1) {
-            b.append("\n## Comparison\n\nBaseline: ").append(variants.get(0).path("label").asString())
+            b.append("\n## Comparison\n\nBaseline: ").append(variants.get(0).label())
                     .append(". Each cell is the variant's mean relative to the baseline, [the improvement in %, "
                             + "positive is better](the standard deviation over repetitions in % of the mean).\n\n");
             b.append("```\n").append(comparisonText()).append("```\n\nMeans:\n\n").append(mdTable(meansTable()));
         }
-        for (JsonNode v : variants) {
-            b.append("\n## Variant ").append(v.path("label").asString()).append("\n\n");
-            b.append("Seeds ").append(v.path("seeds").toString()).append(", simulated ")
-                    .append(n(v, "simulatedUs")).append(" us.\n\n");
+        for (ResultDocument.Variant v : variants) {
+            b.append("\n## Variant ").append(v.label()).append("\n\n");
+            b.append("Seeds ").append(seeds(v)).append(", simulated ")
+                    .append(n(v.simulatedUs())).append(" us.\n\n");
             b.append(mdTable(cgroupTable(v))).append('\n').append(mdTable(workloadTable(v))).append('\n')
                     .append(mdTable(machineTable(v)));
-            if (!v.path("scheduler").path("newidleCostUs").isEmpty()) {
+            if (!costs(v).isEmpty()) {
                 b.append("\nmax_newidle_lb_cost per domain level:\n\n").append(mdTable(costTable(v)));
             }
-            if (!v.path("timeSeries").isMissingNode()) {
-                b.append("\nBusy CPUs over time (first repetition, ").append(n(v.path("timeSeries"), "bucketUs"))
+            if (v.timeSeries() != null) {
+                b.append("\nBusy CPUs over time (first repetition, ").append(Svg.num(v.timeSeries().bucketUs()))
                         .append(" us buckets, 0 to ").append(Svg.num(maxBusy())).append("): `")
                         .append(sparkline(busy(v), maxBusy())).append("`\n");
                 for (Svg.Series s : throttled(v)) {
@@ -391,7 +420,7 @@ final class ReportRenderer {
                 .append("</style></head><body>\n<h1>").append(Svg.esc(title())).append("</h1>\n<h2>Request</h2>\n");
         b.append(htmlTable(prepend(List.of("", ""), summary()), false));
         if (variants.size() > 1) {
-            b.append("<h2>Comparison</h2>\n<p>Baseline: <b>").append(Svg.esc(variants.get(0).path("label").asString()))
+            b.append("<h2>Comparison</h2>\n<p>Baseline: <b>").append(Svg.esc(variants.get(0).label()))
                     .append("</b>. Each cell is the variant's mean relative to the baseline, [the improvement in %, "
                             + "positive is better](the standard deviation over repetitions in % of the mean), as "
                             + "kernel patch postings print it.</p>\n<pre>")
@@ -399,18 +428,18 @@ final class ReportRenderer {
                     .append(htmlTable(meansTable(), true));
         }
         b.append("<h2>Plots</h2>\n<p>First repetition of each variant; the variants' plots share their y scale.</p>\n");
-        for (JsonNode v : variants) {
+        for (ResultDocument.Variant v : variants) {
             for (String svg : plots(v)) {
                 b.append(svg).append('\n');
             }
         }
-        for (JsonNode v : variants) {
-            b.append("<h2>Variant ").append(Svg.esc(v.path("label").asString())).append("</h2>\n<p>Seeds ")
-                    .append(Svg.esc(v.path("seeds").toString())).append(", simulated ").append(n(v, "simulatedUs"))
+        for (ResultDocument.Variant v : variants) {
+            b.append("<h2>Variant ").append(Svg.esc(v.label())).append("</h2>\n<p>Seeds ")
+                    .append(Svg.esc(seeds(v))).append(", simulated ").append(n(v.simulatedUs()))
                     .append(" us.</p>\n");
             b.append(htmlTable(cgroupTable(v), true)).append(htmlTable(workloadTable(v), true))
                     .append(htmlTable(machineTable(v), true));
-            if (!v.path("scheduler").path("newidleCostUs").isEmpty()) {
+            if (!costs(v).isEmpty()) {
                 b.append("<p>max_newidle_lb_cost per domain level:</p>\n").append(htmlTable(costTable(v), true));
             }
         }

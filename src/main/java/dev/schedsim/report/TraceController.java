@@ -6,7 +6,7 @@ import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
 import dev.schedsim.simulation.SimulationPlan;
 import dev.schedsim.simulation.SimulationPlanner;
-import dev.schedsim.simulation.SimulationQueue;
+import dev.schedsim.simulation.StateConflictException;
 import dev.schedsim.simulation.SimulationRunReport;
 import dev.schedsim.simulation.SimulationRunReports;
 import dev.schedsim.simulation.SimulationStatus;
@@ -60,7 +60,7 @@ class TraceController {
     ResponseEntity<String> trace(@Parameter(description = "The simulation id") @PathVariable String id) {
         SimulationJob job = jobs.findById(id).orElseThrow(() -> Submissions.notFound("no simulation " + id));
         if (job.getStatus() != SimulationStatus.SUCCEEDED) {
-            throw new SimulationQueue.StateConflictException("simulation " + id + " is " + job.getStatus()
+            throw new StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no trace yet");
         }
         SimulationPlan plan = planner.plan(job.getRequestJson());

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * service path, a job runs several times slower: through the API, the 2-CPU validation cases ran at a median 431×
  * real time over the first 160 jobs after a start, 929× over the next 160 and 1 612× over the 160 after
  * (scripts/api-speed.sh, three rounds). So after a start, worker 0 — only while this instance has no work — runs
- * the requests below the way a job runs ({@link SimulationRunner#rehearse}: plan, engine, report and result
+ * the requests below the way a job runs ({@link WarmupRehearsal#rehearse}: plan, engine, report and result
  * documents, and the job's database statements on a row that is rolled back) until it has spent
  * {@code schedsim.warmup} of its own CPU time (default 15 s; 0 turns it off). A job that starts on this instance
  * cancels the warm-up run in hand at the engine's next check (every 4 096 events), so the warm-up does not take
@@ -55,7 +55,7 @@ final class EngineWarmup {
          "durationMs":300,"seed":%d}""",
     };
 
-    private final SimulationRunner runner;
+    private final WarmupRehearsal runner;
     private final String worker;
     /** True while this instance has work: a run in progress or a submission not yet taken. */
     private final BooleanSupplier busy;
@@ -66,7 +66,7 @@ final class EngineWarmup {
     private volatile int yielded;
     private boolean over;
 
-    EngineWarmup(SimulationRunner runner, String worker, BooleanSupplier busy, long budgetNs) {
+    EngineWarmup(WarmupRehearsal runner, String worker, BooleanSupplier busy, long budgetNs) {
         this.runner = runner;
         this.worker = worker;
         this.busy = busy;

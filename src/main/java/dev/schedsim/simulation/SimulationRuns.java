@@ -113,4 +113,13 @@ public interface SimulationRuns extends JpaRepository<SimulationRun, String> {
     @Modifying
     @Query("delete from SimulationRun r where r.simulationId = :simulation")
     int deleteAll(@Param("simulation") String simulationId);
+
+    /** The run rows of a simulation of {@code n} runs, queued (in the caller's transaction). */
+    default void createRuns(String simulationId, int n, Instant createdAt) {
+        List<SimulationRun> rows = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            rows.add(new SimulationRun(simulationId, i, createdAt));
+        }
+        saveAllAndFlush(rows);
+    }
 }

@@ -26,7 +26,11 @@ class SimulationWorkers implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(SimulationWorkers.class);
 
     private final SimulationQueue queue;
-    private final SimulationRunner runner;
+    private final QueueRecovery recovery;
+    private final BatchRunner runner;
+    private final BatchSizer sizer;
+    private final SimulationCompletion completion;
+    private final WarmupRehearsal rehearsal;
     private final SchedsimProperties properties;
     private final String instance;
     private final AtomicBoolean stopping = new AtomicBoolean();
@@ -34,9 +38,14 @@ class SimulationWorkers implements SmartLifecycle {
     private volatile ScheduledExecutorService reaper;
     private volatile EngineWarmup warmup;
 
-    SimulationWorkers(SimulationQueue queue, SimulationRunner runner, SchedsimProperties properties) {
+    SimulationWorkers(SimulationQueue queue, QueueRecovery recovery, BatchRunner runner, BatchSizer sizer,
+                      SimulationCompletion completion, WarmupRehearsal rehearsal, SchedsimProperties properties) {
         this.queue = queue;
+        this.recovery = recovery;
         this.runner = runner;
+        this.sizer = sizer;
+        this.completion = completion;
+        this.rehearsal = rehearsal;
         this.properties = properties;
         this.instance = ManagementFactory.getRuntimeMXBean().getName() + "/"
                 + UUID.randomUUID().toString().substring(0, 8);
@@ -47,8 +56,8 @@ class SimulationWorkers implements SmartLifecycle {
         if (pool != null) {
             return;
         }
-        queue.recover();
-        queue.unsettled(true).forEach(runner::settle);
+        recovery.recover();
+        recovery.unsettled(true).forEach(completion::settle);
         stopping.set(false);
         int n = properties.workers();
         pool = Executors.newFixedThreadPool(n, r -> {
@@ -57,7 +66,7 @@ class SimulationWorkers implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
-        EngineWarmup warmup = new EngineWarmup(runner, instance + "#0", queue::busy,
+        EngineWarmup warmup = new EngineWarmup(rehearsal, instance + "#0", queue::busy,
                 properties.warmup().toNanos());
         this.warmup = warmup;
         for (int i = 0; i < n; i++) {
@@ -74,9 +83,9 @@ class SimulationWorkers implements SmartLifecycle {
         });
         reaper.scheduleWithFixedDelay(() -> {
             try {
-                queue.reap();
-                for (String id : queue.unsettled(false)) {
-                    runner.settle(id);
+                recovery.reap();
+                for (String id : recovery.unsettled(false)) {
+                    completion.settle(id);
                 }
             } catch (RuntimeException e) {
                 log.warn("reaper failed: {}", e.toString());
@@ -90,7 +99,7 @@ class SimulationWorkers implements SmartLifecycle {
         long pollMs = properties.pollInterval().toMillis();
         while (!stopping.get()) {
             try {
-                var claimed = queue.claim(worker, runner::batchSize);
+                var claimed = queue.claim(worker, sizer);
                 if (claimed.isPresent()) {
                     runner.run(claimed.get(), worker, stopping::get);
                     continue;

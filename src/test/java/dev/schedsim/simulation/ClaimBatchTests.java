@@ -59,7 +59,7 @@ class ClaimBatchTests {
             java.sql.Timestamp claimed = heartbeat(jdbc, id, 1);
             java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
             CompletableFuture<Void> running = CompletableFuture.runAsync(
-                    () -> ctx.getBean(SimulationRunner.class).run(batch, "w#0", stopping::get));
+                    () -> ctx.getBean(BatchRunner.class).run(batch, "w#0", stopping::get));
             try {
                 // Run 0 is in the engine; run 1 waits, RUNNING, and its heartbeat moves on.
                 int polls = 0;
@@ -88,7 +88,7 @@ class ClaimBatchTests {
             String id = EndToEnd.submit(EndToEnd.http(ctx), SIX);
             SimulationQueue.Batch batch = queue.claim("w#0", (s, j, f) -> 3).orElseThrow();
             assertThat(batch.runs()).hasSize(3);
-            ctx.getBean(SimulationRunner.class).run(batch, "w#0", () -> false);
+            ctx.getBean(BatchRunner.class).run(batch, "w#0", () -> false);
             assertThat(statuses(jdbc, id)).containsExactly("SUCCEEDED", "QUEUED", "QUEUED", "QUEUED", "QUEUED",
                     "QUEUED");
             assertThat(jdbc.queryForObject("select status from simulation where id = ?", String.class, id))
@@ -135,7 +135,8 @@ class ClaimBatchTests {
 
     private void checks(ConfigurableApplicationContext ctx) {
         SimulationQueue queue = ctx.getBean(SimulationQueue.class);
-        SimulationRunner runner = ctx.getBean(SimulationRunner.class);
+        BatchRunner runner = ctx.getBean(BatchRunner.class);
+        BatchSizer sizer = ctx.getBean(BatchSizer.class);
         JdbcTemplate jdbc = ctx.getBean(JdbcTemplate.class);
         Http http = EndToEnd.http(ctx);
         String six = EndToEnd.submit(http, SIX);
@@ -187,21 +188,21 @@ class ClaimBatchTests {
         // The runner's batch size: one while a variant has not run here, then what is left of the variant
         // (claim-batch is 1 h here), never past it.
         String request = jdbc.queryForObject("select request_json from simulation where id = ?", String.class, six);
-        assertThat(runner.batchSize(six, request, 3)).isEqualTo(1);
-        assertThat(runner.batchSize(six, request, 0)).isEqualTo(3);
-        assertThat(runner.batchSize(six, request, 1)).isEqualTo(2);
-        assertThat(runner.batchSize(six, request, 2)).isEqualTo(1);
-        assertThat(runner.batchSize("unknown", request, 0)).isEqualTo(1);
+        assertThat(sizer.runs(six, request, 3)).isEqualTo(1);
+        assertThat(sizer.runs(six, request, 0)).isEqualTo(3);
+        assertThat(sizer.runs(six, request, 1)).isEqualTo(2);
+        assertThat(sizer.runs(six, request, 2)).isEqualTo(1);
+        assertThat(sizer.runs("unknown", request, 0)).isEqualTo(1);
         for (int run = 2; run <= 3; run++) {
             SimulationQueue.Batch b = queue.claim("w#6", (s, j, f) -> 1).orElseThrow();
             assertThat(b.runs()).extracting(SimulationQueue.Claim::runIndex).containsExactly(run);
             runner.run(b, "w#6", () -> false);
         }
-        assertThat(runner.batchSize(six, request, 3)).isEqualTo(3);
-        assertThat(runner.batchSize(six, request, 4)).isEqualTo(2);
+        assertThat(sizer.runs(six, request, 3)).isEqualTo(3);
+        assertThat(sizer.runs(six, request, 4)).isEqualTo(2);
 
         // The rest in batches as the workers claim them: the same result as one run at a time.
-        claimAndRunAll(queue, runner);
+        claimAndRunAll(queue, runner, sizer);
         assertThat(jdbc.queryForObject("select status from simulation where id = ?", String.class, six))
                 .isEqualTo("SUCCEEDED");
         assertThat(statuses(jdbc, six)).containsOnly("SUCCEEDED");
@@ -217,9 +218,9 @@ class ClaimBatchTests {
         }
     }
 
-    private static void claimAndRunAll(SimulationQueue queue, SimulationRunner runner) {
-        for (Optional<SimulationQueue.Batch> b = queue.claim("w#7", runner::batchSize); b.isPresent();
-                b = queue.claim("w#7", runner::batchSize)) {
+    private static void claimAndRunAll(SimulationQueue queue, BatchRunner runner, BatchSizer sizer) {
+        for (Optional<SimulationQueue.Batch> b = queue.claim("w#7", sizer); b.isPresent();
+                b = queue.claim("w#7", sizer)) {
             runner.run(b.get(), "w#7", () -> false);
         }
     }

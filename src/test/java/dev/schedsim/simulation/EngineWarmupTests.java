@@ -22,14 +22,14 @@ import tools.jackson.databind.JsonNode;
  */
 class EngineWarmupTests {
     private static ConfigurableApplicationContext context;
-    private static SimulationRunner runner;
+    private static WarmupRehearsal runner;
 
     @BeforeAll
     static void start() {
         context = EndToEnd.start(List.of("spring.datasource.url=jdbc:h2:mem:warmup;DB_CLOSE_DELAY=-1",
                 "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.workers=1",
                 "schedsim.poll-interval=20ms", "schedsim.warmup=600s"));
-        runner = context.getBean(SimulationRunner.class);
+        runner = context.getBean(WarmupRehearsal.class);
     }
 
     @AfterAll

@@ -57,8 +57,8 @@ class ResultDocumentTests {
         List<Report> variant = List.of(run(newSpec, 10), run(newSpec, 11));
         assertThat(base.get(1)).as("different seeds give different runs").isNotEqualTo(base.get(0));
 
-        String json = ResultDocument.build(plan, List.of(base, variant));
-        assertThat(ResultDocument.build(plan, List.of(base, variant))).isEqualTo(json);
+        String json = SimulationCompletion.result(plan, List.of(base, variant));
+        assertThat(SimulationCompletion.result(plan, List.of(base, variant))).isEqualTo(json);
         JsonNode doc = JSON.readTree(json);
 
         for (int v = 0; v < 2; v++) {
@@ -137,7 +137,7 @@ class ResultDocumentTests {
         assertThat(r.workloads().get(1).completionUs()).isEqualTo(-1);
         SimulationPlan plan = new SimulationPlan(1, 1, Long.MAX_VALUE,
                 List.of(new SimulationPlan.Variant("default", spec)));
-        JsonNode doc = JSON.readTree(ResultDocument.build(plan, List.of(List.of(r))));
+        JsonNode doc = JSON.readTree(SimulationCompletion.result(plan, List.of(List.of(r))));
         assertThat(doc.has("comparison")).isFalse();
         JsonNode v = doc.path("variants").get(0);
         assertThat(v.has("runs")).isFalse();

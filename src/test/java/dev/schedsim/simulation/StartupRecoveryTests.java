@@ -130,7 +130,7 @@ class StartupRecoveryTests {
                 ctx.getBean(JdbcTemplate.class).update(INSERT_RUNNING, stale, old, old, SMALL_REQUEST,
                         "other-instance#0", old);
 
-                assertThat(ctx.getBean(SimulationQueue.class).recover()).isEqualTo(1);
+                assertThat(ctx.getBean(QueueRecovery.class).recover()).isEqualTo(1);
 
                 SimulationJob stillLive = jobs.findById(live).orElseThrow();
                 assertThat(stillLive.getStatus()).isEqualTo(SimulationStatus.RUNNING);

@@ -1,0 +1,82 @@
+package dev.schedsim.simulation;
+
+import java.time.Clock;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Puts an accepted request in the queue: its simulation row and one run row per variant × repetition, in one
+ * transaction, written to disk before the client is answered; a reused idempotency key with the same body returns
+ * the simulation it made.
+ */
+@Component
+public class SimulationSubmitter {
+    private final SimulationJobs simulations;
+    private final SimulationRuns runs;
+    private final SimulationPlanner planner;
+    private final SimulationQueue queue;
+    private final TransactionTemplate transactions;
+    private final Clock clock;
+    private final SchedsimProperties properties;
+    private final Durability durability;
+
+    SimulationSubmitter(SimulationJobs simulations, SimulationRuns runs, SimulationPlanner planner,
+                        SimulationQueue queue, TransactionTemplate transactions, Clock clock,
+                        SchedsimProperties properties, Durability durability) {
+        this.simulations = simulations;
+        this.runs = runs;
+        this.planner = planner;
+        this.queue = queue;
+        this.transactions = transactions;
+        this.clock = clock;
+        this.properties = properties;
+        this.durability = durability;
+    }
+
+    /** What a submission did. */
+    public record Submission(SimulationJob job, boolean created) {
+    }
+
+    /**
+     * Queues an accepted request; with an idempotency key already used for the same body (same hash), returns that
+     * job instead.
+     */
+    public Submission submit(String name, String requestJson, String requestHash, String idempotencyKey) {
+        if (idempotencyKey != null) {
+            Optional<SimulationJob> previous = simulations.findByIdempotencyKey(idempotencyKey);
+            if (previous.isPresent()) {
+                return replay(previous.get(), requestHash, idempotencyKey);
+            }
+        }
+        if (simulations.countByStatus(SimulationStatus.QUEUED) >= properties.maxQueued()) {
+            throw new QueueFullException(properties.maxQueued());
+        }
+        SimulationJob job = new SimulationJob(UUID.randomUUID().toString(), name, clock.instant(), requestJson,
+                requestHash, idempotencyKey);
+        int n = planner.plan(requestJson).runs();
+        try {
+            Submission s = new Submission(transactions.execute(tx -> {
+                SimulationJob saved = simulations.saveAndFlush(job);
+                runs.createRuns(saved.getId(), n, saved.getCreatedAt());
+                return saved;
+            }), true);
+            durability.flush();
+            queue.wake(n);
+            return s;
+        } catch (DataIntegrityViolationException e) {
+            // A concurrent submission with the same key won the unique index.
+            SimulationJob other = simulations.findByIdempotencyKey(idempotencyKey).orElseThrow(() -> e);
+            return replay(other, requestHash, idempotencyKey);
+        }
+    }
+
+    private Submission replay(SimulationJob job, String requestHash, String key) {
+        if (!job.getRequestHash().equals(requestHash)) {
+            throw new IdempotencyConflictException(key);
+        }
+        return new Submission(job, false);
+    }
+}
