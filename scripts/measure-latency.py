@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""Measures SchedSim's real-kernel latency and placement cases on this machine.
+
+Each case runs src/test/c/latbench (built here with gcc) under a tracefs trace of sched_waking, sched_switch
+and sched_migrate_task with trace_clock mono, so that trace times and the harness's CLOCK_MONOTONIC stamps are
+one clock. Per case and run it keeps, for every group of the case's threads:
+  - wakeup latency percentiles two ways: sched_waking to the sched_switch that runs the task ("switch"), and
+    sched_waking to the return of the sleep or read in the program ("return"; this guest emits no sched_switch
+    when a CPU leaves idle for some wakeups, so "switch" misses those);
+  - per thread its CPU time, context switches and migrations (/proc/self/task/TID/sched), and its units (cycles,
+    transactions, messages);
+and, for the whole run, the machine's own activity: wakeups and run time of every task that is not the
+harness's (kernel threads, daemons), per CPU and second — what SchedSim's noise model stands for.
+
+Needs root, cgroup v1 cpu at /sys/fs/cgroup/cpu and an otherwise idle machine (no build, no JVM).
+kernel.sched_autogroup_enabled is set to 0 while measuring and restored.
+
+usage: scripts/measure-latency.py [RUNS (3)] [CASE ...]
+writes src/test/resources/validation/latency-cases.json (all cases; with CASE names, only those are measured
+again and the others kept from the file)
+"""
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SRC = os.path.join(ROOT, "src", "test", "c", "latbench.c")
+OUT = os.path.join(ROOT, "src", "test", "resources", "validation", "latency-cases.json")
+BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latbench")
+CG = "/sys/fs/cgroup/cpu"
+TRACING = "/sys/kernel/tracing"
+DURATION_MS = int(os.environ.get("ML_DURATION_MS", "5000"))
+
+# name -> (cgroups, groups). A cgroup is (name, cpu.shares, quota_us, period_us) under CG/schedsim_lat/;
+# a group is (kind, count, args, cpu, nice, cgroup name or None), as latbench takes them.
+CASES = {
+    "alone": ([], [("periodic", 1, [100, 900], None, 0, None)]),
+    "busy2": ([], [("periodic", 1, [100, 900], None, 0, None), ("busy", 2, [], None, 0, None)]),
+    "busy2-pinned": ([], [("periodic", 1, [100, 900], 0, 0, None), ("busy", 1, [], 0, 0, None),
+                          ("busy", 1, [], 1, 0, None)]),
+    "busy-nice5": ([], [("periodic", 1, [100, 900], 0, 0, None), ("busy", 1, [], 0, 5, None)]),
+    "periodic-nice5": ([], [("periodic", 1, [100, 900], 0, 5, None), ("busy", 1, [], 0, 0, None)]),
+    "cgroups": ([("a", 1024, -1, 100000), ("b", 1024, -1, 100000)],
+                [("periodic", 1, [100, 900], None, 0, "a"), ("busy", 2, [], None, 0, "b")]),
+    "four-2000": ([], [("periodic", 4, [2000, 3000], None, 0, None)]),
+    "eight-short": ([], [("periodic", 8, [200, 800], None, 0, None)]),
+    "pingpong1": ([], [("pingpong", 1, [20, 10], None, 0, None)]),
+    "pingpong2": ([], [("pingpong", 2, [50, 20], None, 0, None)]),
+    "pingpong-busy": ([], [("pingpong", 1, [20, 10], None, 0, None), ("busy", 1, [], None, 0, None)]),
+    "hackbench": ([], [("hackbench", 1, [4, 2000, 5], None, 0, None)]),
+    "busy3": ([], [("busy", 3, [], None, 0, None)]),
+    "busy5": ([], [("busy", 5, [], None, 0, None)]),
+    "throttled": ([("t", 1024, 30000, 100000)], [("periodic", 1, [1000, 1000], None, 0, "t")]),
+    "throttled-busy": ([("t", 1024, 100000, 100000)],
+                       [("periodic", 1, [100, 900], None, 0, "t"), ("busy", 2, [], None, 0, "t")]),
+}
+
+LINE = re.compile(r"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
+FIELD = re.compile(r"(\w+)=(\S+)")
+
+
+def write(path, value):
+    with open(path, "w") as f:
+        f.write(str(value))
+
+
+def setup_tracing():
+    if not os.path.exists(os.path.join(TRACING, "trace")):
+        subprocess.run(["mount", "-t", "tracefs", "nodev", TRACING], check=True)
+    write(os.path.join(TRACING, "tracing_on"), 0)
+    write(os.path.join(TRACING, "trace_clock"), "mono")
+    write(os.path.join(TRACING, "buffer_size_kb"), 65536)
+    for e in ("sched_waking", "sched_switch", "sched_migrate_task"):
+        write(os.path.join(TRACING, "events", "sched", e, "enable"), 1)
+
+
+def make_cgroups(cgroups):
+    base = os.path.join(CG, "schedsim_lat")
+    remove_cgroups()
+    os.mkdir(base)
+    for name, shares, quota, period in cgroups:
+        d = os.path.join(base, name)
+        os.mkdir(d)
+        write(os.path.join(d, "cpu.shares"), shares)
+        write(os.path.join(d, "cpu.cfs_period_us"), period)
+        write(os.path.join(d, "cpu.cfs_quota_us"), quota)
+    return base
+
+
+def remove_cgroups():
+    base = os.path.join(CG, "schedsim_lat")
+    if os.path.isdir(base):
+        for d in os.listdir(base):
+            if os.path.isdir(os.path.join(base, d)):
+                os.rmdir(os.path.join(base, d))
+        os.rmdir(base)
+
+
+def cgroup_stats(base, cgroups):
+    out = {}
+    for name, _, quota, _ in cgroups:
+        if quota == -1:
+            continue
+        stat = dict(l.split() for l in open(os.path.join(base, name, "cpu.stat")))
+        out[name] = {"nrPeriods": int(stat["nr_periods"]), "nrThrottled": int(stat["nr_throttled"]),
+                     "throttledUsec": int(stat["throttled_time"]) // 1000}
+    return out
+
+
+def latbench_args(groups, base):
+    args = []
+    for kind, count, params, cpu, nice, cg in groups:
+        a = [kind, str(count)] + [str(p) for p in params]
+        if cpu is not None:
+            a.append("cpu=%d" % cpu)
+        if nice:
+            a.append("nice=%d" % nice)
+        if cg:
+            a.append("cg=" + os.path.join(base, cg))
+        args.append(",".join(a))
+    return args
+
+
+def sched_field(text, key):
+    m = re.search(r"^%s\s*:\s*([\d.]+)" % re.escape(key), text, re.M)
+    return float(m.group(1)) if m else None
+
+
+def pct(sorted_values, p):
+    """The value at percentile p, nearest rank (HdrHistogram's getValueAtPercentile on exact values)."""
+    if not sorted_values:
+        return None
+    k = max(0, min(len(sorted_values) - 1, int(-(-p * len(sorted_values) // 100)) - 1))
+    return sorted_values[k]
+
+
+def summary(values):
+    v = sorted(values)
+    return {"p50": pct(v, 50), "p90": pct(v, 90), "p99": pct(v, 99), "max": v[-1] if v else None,
+            "count": len(v)}
+
+
+def parse_trace(path, ours):
+    """Wakings per pid, switches-in per pid, and the run slices of every other task (pid -> [(cpu, start, end)])."""
+    waking, switched, other_runs, other_wakeups = {}, {}, [], 0
+    current = {}  # cpu -> (pid, since, comm)
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            cpu, t, event, rest = int(m.group(3)), float(m.group(4)), m.group(5), m.group(6)
+            fields = dict(FIELD.findall(rest))
+            if event == "sched_waking":
+                pid = int(fields["pid"])
+                if pid in ours:
+                    waking.setdefault(pid, []).append(t)
+                else:
+                    other_wakeups += 1
+            elif event == "sched_switch":
+                nxt, prev = int(fields["next_pid"]), int(fields["prev_pid"])
+                if nxt in ours:
+                    switched.setdefault(nxt, []).append(t)
+                if cpu in current:
+                    pid, since, comm = current[cpu]
+                    if pid != 0 and pid not in ours:
+                        other_runs.append((cpu, since, t, comm))
+                current[cpu] = (nxt, t, re.sub(r"[/:]\d+.*$", "", fields.get("next_comm", "?")))
+    return waking, switched, other_runs, other_wakeups
+
+
+def latencies(wakes, events, start, end):
+    """For each waking in [start, end], the time to the first event at or after it (before the next waking), µs."""
+    out, j = [], 0
+    events = sorted(events)
+    wakes = sorted(w for w in wakes if start <= w <= end)
+    for i, w in enumerate(wakes):
+        limit = wakes[i + 1] if i + 1 < len(wakes) else float("inf")
+        while j < len(events) and events[j] < w:
+            j += 1
+        if j < len(events) and events[j] < limit:
+            out.append((events[j] - w) * 1e6)
+    return out
+
+
+def run_case(name, cgroups, groups):
+    base = make_cgroups(cgroups) if cgroups else ""
+    write(os.path.join(TRACING, "trace"), "")
+    write(os.path.join(TRACING, "tracing_on"), 1)
+    proc = subprocess.run([BIN, str(DURATION_MS)] + latbench_args(groups, base), capture_output=True, text=True,
+                          check=True)
+    write(os.path.join(TRACING, "tracing_on"), 0)
+    stats = cgroup_stats(base, cgroups) if cgroups else {}
+    lines = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")]
+    window = lines[0]
+    threads = lines[1:]
+    ours = {t["tid"] for t in threads}
+    trace_copy = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latency-trace.txt")
+    subprocess.run(["cp", os.path.join(TRACING, "trace"), trace_copy], check=True)
+    waking, switched, other_runs, other_wakeups = parse_trace(trace_copy, ours)
+    start, end = window["start"] / 1e9, window["end"] / 1e9
+    # (skip the first 100 ms: threads start and cgroups settle)
+    start += 0.1
+    out_groups = []
+    for g in range(len(groups)):
+        members = [t for t in threads if t["group"] == g]
+        switch_lat, return_lat = [], []
+        for t in members:
+            switch_lat += latencies(waking.get(t["tid"], []), switched.get(t["tid"], []), start, end)
+            return_lat += latencies(waking.get(t["tid"], []), [s / 1e9 for s in t["stamps"]], start, end)
+        per_thread = []
+        for t in members:
+            per_thread.append({
+                "kind": t["kind"], "units": t["units"],
+                "cpuMs": round(sched_field(t["sched"], "se.sum_exec_runtime") or 0, 3),
+                "switches": int(sched_field(t["sched"], "nr_switches") or 0),
+                "voluntary": int(sched_field(t["sched"], "nr_voluntary_switches") or 0),
+                "migrations": int(sched_field(t["sched"], "se.nr_migrations") or 0)})
+        # when the group's last thread finished its work (hackbench ends by itself; the others run to the end)
+        completion_ms = round((max(t["done"] for t in members) - window["start"]) / 1e6, 3)
+        out_groups.append({"switchLatencyUs": summary(switch_lat), "returnLatencyUs": summary(return_lat),
+                           "completionMs": completion_ms, "threads": per_thread})
+    seconds = end - start
+    inside = [(c, a, b, comm) for c, a, b, comm in other_runs if a >= start and b <= end]
+    busy = sum(b - a for _, a, b, _ in inside)
+    slices = sorted((b - a) * 1e6 for _, a, b, _ in inside)
+    by_comm = {}
+    for _, a, b, comm in inside:
+        n, us = by_comm.get(comm, (0, 0.0))
+        by_comm[comm] = (n + 1, us + (b - a) * 1e6)
+    top = sorted(by_comm.items(), key=lambda kv: -kv[1][1])[:8]
+    background = {"wakeupsPerSec": round(other_wakeups / (window["end"] / 1e9 - window["start"] / 1e9), 1),
+                  "runsPerSec": round(len(slices) / seconds, 1), "busyPct": round(100 * busy / (2 * seconds), 3),
+                  "runUs": summary(slices),
+                  "top": [{"comm": c, "runsPerSec": round(n / seconds, 1), "usPerSec": round(us / seconds, 1)}
+                          for c, (n, us) in top]}
+    if cgroups:
+        remove_cgroups()
+    return {"groups": out_groups, "cgroups": stats, "background": background}
+
+
+def main():
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    only = sys.argv[2:]
+    subprocess.run(["gcc", "-O2", "-pthread", "-o", BIN, SRC], check=True)
+    setup_tracing()
+    autogroup = open("/proc/sys/kernel/sched_autogroup_enabled").read().strip()
+    write("/proc/sys/kernel/sched_autogroup_enabled", 0)
+    doc = json.load(open(OUT)) if os.path.exists(OUT) else {"cases": []}
+    before = {c["name"]: c for c in doc["cases"]}
+    kept = dict(before) if only else {}
+    try:
+        for name, (cgroups, groups) in CASES.items():
+            if only and name not in only:
+                continue
+            results = []
+            for r in range(runs):
+                results.append(run_case(name, cgroups, groups))
+                g0 = results[-1]["groups"][0]
+                print(name, r, "switch", g0["switchLatencyUs"], "return", g0["returnLatencyUs"],
+                      "bg", results[-1]["background"]["runsPerSec"], file=sys.stderr)
+                time.sleep(0.5)
+            kept[name] = {"name": name, "durationMs": DURATION_MS,
+                          "cgroups": [{"name": n, "shares": s, "quotaUs": q, "periodUs": p} for n, s, q, p in cgroups],
+                          "groups": [{"kind": k, "count": c, "args": a, "cpu": cpu, "nice": nice, "cgroup": cg}
+                                     for k, c, a, cpu, nice, cg in groups],
+                          "runs": results}
+            # the reasons written for figures the model misses stay with the case
+            if "knownDeviations" in before.get(name, {}):
+                kept[name]["knownDeviations"] = before[name]["knownDeviations"]
+    finally:
+        write("/proc/sys/kernel/sched_autogroup_enabled", autogroup)
+        write(os.path.join(TRACING, "tracing_on"), 0)
+        remove_cgroups()
+    doc = {"machine": "%d vCPU, Linux %s, HZ from CONFIG, cgroup v1 cpu controller" % (
+               os.cpu_count(), platform.release()),
+           "howMeasured": "scripts/measure-latency.py (src/test/c/latbench.c under a tracefs trace, trace_clock "
+                          "mono; its threads compute without system calls), %d runs of %d ms per case; latencies skip the first "
+                          "100 ms" % (runs, DURATION_MS),
+           "cases": [kept[n] for n in CASES if n in kept]}
+    with open(OUT, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print("wrote", OUT, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
