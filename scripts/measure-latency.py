@@ -30,6 +30,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SRC = os.path.join(ROOT, "src", "test", "c", "latbench.c")
+GAPS_SRC = os.path.join(ROOT, "src", "test", "c", "irqgaps.c")
+GAPS_BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-irqgaps")
 OUT = os.path.join(ROOT, "src", "test", "resources", "validation", "latency-cases.json")
 BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latbench")
 CG = "/sys/fs/cgroup/cpu"
@@ -244,17 +246,49 @@ def run_case(name, cgroups, groups):
     return {"groups": out_groups, "cgroups": stats, "background": background}
 
 
+def machine_noise():
+    """The machine's own activity seen by a computing thread: the time interrupts take from it on each CPU
+    (src/test/c/irqgaps.c), and how late a thread alone on a CPU gets back from sleeps of several lengths (the
+    idle-state exit) and what each such cycle costs it."""
+    gaps = [json.loads(subprocess.run([GAPS_BIN, str(cpu), "3", "1000"], capture_output=True, text=True,
+                                      check=True).stdout) for cpu in range(os.cpu_count())]
+    idle = []
+    for sleep_us in (200, 900, 3000, 10000):
+        write(os.path.join(TRACING, "trace"), "")
+        write(os.path.join(TRACING, "tracing_on"), 1)
+        proc = subprocess.run([BIN, "3000", "periodic,1,50,%d,cpu=1" % sleep_us], capture_output=True, text=True,
+                              check=True)
+        write(os.path.join(TRACING, "tracing_on"), 0)
+        lines = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")]
+        window, t = lines[0], lines[1]
+        trace_copy = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latency-trace.txt")
+        subprocess.run(["cp", os.path.join(TRACING, "trace"), trace_copy], check=True)
+        waking, _, _, _ = parse_trace(trace_copy, {t["tid"]})
+        lat = latencies(waking.get(t["tid"], []), [x / 1e9 for x in t["stamps"]], window["start"] / 1e9 + 0.1,
+                        window["end"] / 1e9)
+        cpu_ms = sched_field(t["sched"], "se.sum_exec_runtime") or 0
+        idle.append({"sleepUs": sleep_us, "runUs": 50, "returnLatencyUs": summary(lat),
+                     "cpuUsPerCycle": round(cpu_ms * 1000 / max(t["units"], 1), 2)})
+        time.sleep(0.3)
+    return {"interrupts": gaps, "idleExit": idle}
+
+
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     only = sys.argv[2:]
     subprocess.run(["gcc", "-O2", "-pthread", "-o", BIN, SRC], check=True)
+    subprocess.run(["gcc", "-O2", "-o", GAPS_BIN, GAPS_SRC], check=True)
     setup_tracing()
     autogroup = open("/proc/sys/kernel/sched_autogroup_enabled").read().strip()
     write("/proc/sys/kernel/sched_autogroup_enabled", 0)
     doc = json.load(open(OUT)) if os.path.exists(OUT) else {"cases": []}
     before = {c["name"]: c for c in doc["cases"]}
     kept = dict(before) if only else {}
+    noise = doc.get("machineNoise")
     try:
+        if not only:
+            noise = machine_noise()
+            print("machine noise", json.dumps(noise)[:300], file=sys.stderr)
         for name, (cgroups, groups) in CASES.items():
             if only and name not in only:
                 continue
@@ -282,6 +316,7 @@ def main():
            "howMeasured": "scripts/measure-latency.py (src/test/c/latbench.c under a tracefs trace, trace_clock "
                           "mono; its threads compute without system calls), %d runs of %d ms per case; latencies skip the first "
                           "100 ms" % (runs, DURATION_MS),
+           "machineNoise": noise,
            "cases": [kept[n] for n in CASES if n in kept]}
     with open(OUT, "w") as f:
         json.dump(doc, f, indent=1)

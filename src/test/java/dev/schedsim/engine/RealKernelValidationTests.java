@@ -98,7 +98,7 @@ class RealKernelValidationTests {
         WorkloadSpec w = c.sleepUs() == 0
                 ? WorkloadSpec.cpuBound("spin", "/parent/child", c.threads(), 0)
                 : WorkloadSpec.periodic("spin", "/parent/child", c.threads(), c.runUs(), c.sleepUs());
-        EngineSpec s = Specs.spec(Specs.preset("validation-2c"), Specs.kernel("6.18"), cg, List.of(w),
+        EngineSpec s = Specs.spec(Specs.noisy("validation-2c"), Specs.kernel("6.18"), cg, List.of(w),
                 c.wallMs() * 1000);
         long stop = START_DELAY_US + c.wallMs() * 1000;
         return new EngineSpec(s.topology(), s.kernel(), s.cgroups(), s.workloads(), stop + READ_DELAY_US, false,
@@ -136,10 +136,10 @@ class RealKernelValidationTests {
         checkRange(failures, "throttledUsec", sim[3],
                 c.runs().stream().mapToLong(Measured::throttledUsec).toArray(), 50_000, 0.15);
         checkRange(failures, "nrBursts", sim[4], c.runs().stream().mapToLong(Measured::nrBursts).toArray(), 2, 0);
-        double burstMean = c.runs().stream().mapToLong(Measured::burstUsec).average().orElseThrow();
-        if (Math.abs(sim[5] - burstMean) > 0.15 * burstMean) {
-            failures.add("burstUsec " + sim[5] + " vs measured mean " + burstMean);
-        }
+        // (like throttledUsec: the measured runs' range, widened by 15 % of their mean; the kernel's own runs of
+        // burst-steady spread ±20 % around it)
+        checkRange(failures, "burstUsec", sim[5], c.runs().stream().mapToLong(Measured::burstUsec).toArray(), 0,
+                0.15);
         if (!c.parentRuns().isEmpty()) {
             checkRange(failures, "parent nrPeriods", sim[6],
                     c.parentRuns().stream().mapToLong(ParentMeasured::nrPeriods).toArray(), 2, 0);
