@@ -15,12 +15,14 @@ public record SimulationRequest(String name, TopologyRequest topology, KernelReq
                                 Long seed, Integer repetitions, List<VariantRequest> variants, Boolean trace) {
 
     /**
-     * A preset or saved topology by name, or an explicit shape with optional hardware-model overrides.
+     * A preset or saved topology by name, or an explicit shape with optional hardware-model overrides;
+     * {@code machineNoise: false} (with either) simulates the machine without its own activity (interrupts, timer
+     * lateness, background threads), so that a seed changes nothing the workloads do not draw themselves.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record TopologyRequest(String preset, Integer sockets, Integer numaNodesPerSocket, Integer llcsPerNumaNode,
                                   Integer coresPerLlc, Integer threadsPerCore, List<Integer> llcCores,
-                                  HardwareRequest hardware) {
+                                  HardwareRequest hardware, Boolean machineNoise) {
         boolean explicit() {
             return sockets != null || numaNodesPerSocket != null || llcsPerNumaNode != null || coresPerLlc != null
                     || threadsPerCore != null || llcCores != null || hardware != null;

@@ -3,6 +3,7 @@ package dev.schedsim.api;
 import dev.schedsim.api.SimulationRequest.HardwareRequest;
 import dev.schedsim.api.SimulationRequest.TopologyRequest;
 import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.TopologyPresets;
 import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.topology.SavedTopologies;
@@ -32,6 +33,21 @@ class Topologies {
 
     /** Validates {@code t} (field names under {@code prefix}); null when it broke a rule. */
     Resolved resolve(TopologyRequest t, String prefix, Violations v) {
+        Resolved r = resolveShape(t, prefix, v);
+        if (r == null || t.machineNoise() == null || t.machineNoise()) {
+            return r;
+        }
+        Supplier<TopologySpec> shape = r.spec();
+        return new Resolved(r.cpuCount(), () -> quiet(shape.get()));
+    }
+
+    /** The machine without its own activity (MachineNoise.NONE). */
+    private static TopologySpec quiet(TopologySpec t) {
+        return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
+                t.threadsPerCore(), t.llcCores(), t.hardware().withNoise(MachineNoise.NONE));
+    }
+
+    private Resolved resolveShape(TopologyRequest t, String prefix, Violations v) {
         if (t == null) {
             v.add(prefix, "required: { \"preset\": NAME } or explicit sockets, numaNodesPerSocket, llcsPerNumaNode, "
                     + "coresPerLlc, threadsPerCore");
@@ -168,7 +184,8 @@ class Topologies {
                 or(h.updateCurrNs(), d.updateCurrNs()), or(h.bandwidthHookNs(), d.bandwidthHookNs()),
                 or(h.idleScanPerCpuNs(), d.idleScanPerCpuNs()), or(h.balancePerCpuNs(), d.balancePerCpuNs()),
                 or(h.blockedAveragesPerCfsRqNs(), d.blockedAveragesPerCfsRqNs()), or(h.casBaseNs(), d.casBaseNs()),
-                or(h.casPerContenderNs(), d.casPerContenderNs()), or(h.wakeKernelNs(), d.wakeKernelNs()));
+                or(h.casPerContenderNs(), d.casPerContenderNs()), or(h.wakeKernelNs(), d.wakeKernelNs()),
+                d.idleExitCpuShare(), d.noise());
     }
 
     private static long or(Long v, long d) {

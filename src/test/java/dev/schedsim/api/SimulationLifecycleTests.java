@@ -77,6 +77,35 @@ class SimulationLifecycleTests {
         assertThat(http.delete("/api/v1/simulations/" + id).statusCode()).isEqualTo(404);
     }
 
+    /** Three repetitions of a periodic thread next to two busy ones; {@code noise} null keeps the preset's. */
+    static String repeated(String name, Boolean noise) {
+        return """
+                { "name": "%s", "topology": { "preset": "validation-2c"%s },
+                  "workloads": [ { "name": "p", "type": "periodic", "threads": 1, "runUs": 100, "sleepUs": 900 },
+                                 { "name": "b", "type": "cpu-bound", "threads": 2 } ],
+                  "durationMs": 300, "repetitions": 3 }""".formatted(name,
+                noise == null ? "" : ", \"machineNoise\": " + noise);
+    }
+
+    @Test
+    void repetitionsDifferByTheMachinesNoiseUnlessItIsOff() {
+        JsonNode noisy = http.awaitFinished(submit(repeated("noisy", null)));
+        JsonNode quiet = http.awaitFinished(submit(repeated("quiet", false)));
+        assertThat(noisy.path("status").asString()).isEqualTo("SUCCEEDED");
+        assertThat(quiet.path("status").asString()).isEqualTo("SUCCEEDED");
+        java.util.Set<String> noisyRuns = new java.util.HashSet<>();
+        java.util.Set<String> quietRuns = new java.util.HashSet<>();
+        for (JsonNode run : noisy.path("result").path("variants").get(0).path("runs")) {
+            noisyRuns.add(run.path("workloads").get(0).toString());
+        }
+        for (JsonNode run : quiet.path("result").path("variants").get(0).path("runs")) {
+            quietRuns.add(run.path("workloads").get(0).toString());
+        }
+        // Each seed's run differs on the noisy machine; without noise nothing in this spec draws from the seed.
+        assertThat(noisyRuns).hasSize(3);
+        assertThat(quietRuns).hasSize(1);
+    }
+
     @Test
     void aRunningSimulationShowsProgressIsCancelledAndThenDeletable() {
         String id = submit(EndToEnd.longRun("long-run"));

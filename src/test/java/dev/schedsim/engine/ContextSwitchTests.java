@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * counts one in p->nvcsw + p->nivcsw. So the machine's count is the tasks' counts plus the switches away from idle.
  */
 class ContextSwitchTests {
-    private static final TopologySpec ONE_CPU = TopologySpec.uniform(1, 1, 1, 1, 1);
+    private static final TopologySpec ONE_CPU = Specs.quiet(TopologySpec.uniform(1, 1, 1, 1, 1));
 
     private static long taskSwitches(Report r) {
         return r.workloads().stream().mapToLong(Report.WorkloadReport::contextSwitches).sum();

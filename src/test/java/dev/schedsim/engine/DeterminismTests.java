@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * engine-model.md §1: "Same spec + same seed ⇒ identical report, on any machine." The only randomness is
- * the run's seeded generator; with BANDWIDTH_TIMER_INTERLEAVE it draws each group's period-timer phase
- * (init_cfs_bandwidth: hrtimer_set_expires(get_random_u32_below(period))), so different seeds move the
- * period boundaries and with them the bandwidth statistics.
+ * the run's seeded generators: the run's own, which with BANDWIDTH_TIMER_INTERLEAVE draws each group's
+ * period-timer phase (init_cfs_bandwidth: hrtimer_set_expires(get_random_u32_below(period))), so different seeds
+ * move the period boundaries and with them the bandwidth statistics; and the machine noise's (interrupts, timer
+ * lateness, background threads), which makes every seed's run differ as real runs do.
  */
 class DeterminismTests {
     static final long DURATION_US = 200_000;
@@ -77,9 +78,27 @@ class DeterminismTests {
         // bandwidth-only spec without jitter draws nothing random: every seed gives the same cpu.stat.
         // (Should another seeded mechanism be modelled later, e.g. NI_RANDOM, compare nrPeriods only.)
         EngineSpec base = mixed();
-        EngineSpec spec = new EngineSpec(base.topology(), Specs.kernel("6.18", 250,
+        // (on a machine without noise: the noise draws from the seed too)
+        EngineSpec spec = new EngineSpec(Specs.quiet(base.topology()), Specs.kernel("6.18", 250,
                 Map.of(Feature.BANDWIDTH_TIMER_INTERLEAVE, false)), base.cgroups(), base.workloads(),
                 base.durationUs(), false);
         assertEquals(limitedStats(spec, Specs.run(spec, 1)), limitedStats(spec, Specs.run(spec, 2)));
+    }
+
+    @Test
+    void machineNoiseDiffersBetweenSeedsAndRepeatsForOne() {
+        // A periodic thread and two busy ones on the validation machine: nothing in the spec is random, so only
+        // the machine's interrupts, timer lateness and background threads can tell two seeds apart.
+        EngineSpec spec = Specs.spec(Specs.noisy("validation-2c"), Specs.kernel("6.18"), List.of(),
+                List.of(WorkloadSpec.periodic("p", "/", 1, 100, 900), WorkloadSpec.cpuBound("b", "/", 2, 0)),
+                500_000);
+        Report one = Specs.run(spec, 5);
+        assertEquals(one, Specs.run(spec, 5));
+        Report other = Specs.run(spec, 6);
+        assertNotEquals(one.workloads().get(0).wakeupLatencyUs(), other.workloads().get(0).wakeupLatencyUs(),
+                "the periodic thread's wakeup latency differs between seeds");
+        EngineSpec quiet = new EngineSpec(Specs.quiet(spec.topology()), spec.kernel(), spec.cgroups(),
+                spec.workloads(), spec.durationUs(), false);
+        assertEquals(Specs.run(quiet, 5), Specs.run(quiet, 6), "without noise the seed changes nothing here");
     }
 }

@@ -4,6 +4,7 @@ import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.spec.KernelProfiles;
+import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.TopologyPresets;
 import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
@@ -25,8 +26,23 @@ public final class Specs {
         return kernel(profile, 250, new EnumMap<>(Feature.class));
     }
 
+    /**
+     * A preset machine without its machine noise (MachineNoise.NONE): for tests of mechanisms, whose expected
+     * values the noise would blur. {@link #noisy} is the preset as a user gets it.
+     */
     public static TopologySpec preset(String name) {
+        return quiet(noisy(name));
+    }
+
+    /** A preset machine as the service runs it, its machine noise included. */
+    public static TopologySpec noisy(String name) {
         return TopologyPresets.byName(name).spec();
+    }
+
+    /** The same machine without machine noise. */
+    public static TopologySpec quiet(TopologySpec t) {
+        return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
+                t.threadsPerCore(), t.llcCores(), t.hardware().withNoise(MachineNoise.NONE));
     }
 
     /**
@@ -38,7 +54,7 @@ public final class Specs {
         dev.schedsim.engine.spec.HardwareModel hw = new dev.schedsim.engine.spec.HardwareModel(
                 d.smtThroughput(), new long[] {0, 0, 0, 0}, d.shallowIdleExitNs(), d.deepIdleExitNs(),
                 d.deepIdleResidencyNs(), d.coreIdleWatts(), d.deepIdleWatts(), d.coreBusyWatts(), d.smtThreadWatts(),
-                0, 0, 0, 0, 0, 0, 0, 0, 0);
+                0, 0, 0, 0, 0, 0, 0, 0, 0, d.idleExitCpuShare(), MachineNoise.NONE);
         return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
                 t.threadsPerCore(), t.llcCores(), hw);
     }

@@ -99,6 +99,11 @@ final class DetachTasks {
         if (!p.allowedOn(dst.id) || src.curr == p) {
             return false;
         }
+        if (p.se.delayed) {
+            // A DELAY_DEQUEUE sleeper: the kernel moves one only to migrate load (can_migrate_task()); the model
+            // never does, so a delayed task always finishes its dequeue where it slept.
+            return false;
+        }
         boolean hot = !level.shareCapacity() && clock.now - p.lastRanNs < Tunables.MIGRATION_COST_NS;
         return !hot || sd.nrBalanceFailed[dst.id][l] > level.cacheNiceTries();
     }

@@ -148,7 +148,7 @@ public final class Throttle {
             return true;
         }
         pelt.updateLoadAvg(cpu);
-        fairQueue.dequeueEntities(q.se, cpu, q.hNrRunning);
+        fairQueue.dequeueEntities(q.se, cpu, q.hNrRunning, FairQueue.DEQUEUE_SLEEP | FairQueue.DEQUEUE_THROTTLE);
         q.throttledClock = clock.now;
         return true;
     }
@@ -166,7 +166,7 @@ public final class Throttle {
      * its cfs_rq's limbo list; the first task parked starts the throttle clocks (record_throttle_clock()).
      */
     public void throttleCfsRqWork(Task p) {
-        fairQueue.dequeueTask(p, true);
+        fairQueue.dequeueTask(p, FairQueue.DEQUEUE_SLEEP | FairQueue.DEQUEUE_THROTTLE);
         fairPick.clearCurr(p);
         p.setState(TaskState.THROTTLED);
         p.se.cfsRq.park(p);

@@ -29,6 +29,8 @@ public final class Cpu {
     public boolean needResched;
     /** The task that ran here last (a switch to the same task costs nothing). */
     public Task lastRan;
+    /** The exit latency of the idle state the CPU is leaving (0 when it is not), charged to what it wakes. */
+    public long idleExitNs;
     /** Counted busy (core SMT occupancy, busy time) from a switch-in until it goes idle. */
     public boolean busy;
     /** The idle state's exit latency has passed; the next schedule() may switch in. */

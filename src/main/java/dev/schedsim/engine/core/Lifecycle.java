@@ -7,6 +7,7 @@ import dev.schedsim.engine.fair.FairQueue;
 import dev.schedsim.engine.fair.UpdateCurr;
 import dev.schedsim.engine.machine.CacheModel;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.machine.MachineActivity;
 import dev.schedsim.engine.workload.Action;
 import dev.schedsim.engine.workload.WorkloadRun;
 
@@ -27,12 +28,14 @@ public final class Lifecycle {
     private final CacheModel cache;
     private final ContextSwitch contextSwitch;
     private final Resched resched;
+    private final MachineActivity activity;
     private int finiteLeft;
     private boolean allFinite;
 
     public Lifecycle(SimClock clock, Timers timers, Task[] tasks, Cpu[] cpus, UpdateCurr updateCurr,
                      Execution execution, FairQueue fairQueue, FairPick fairPick, CacheModel cache,
-                     ContextSwitch contextSwitch, Resched resched) {
+                     ContextSwitch contextSwitch, Resched resched, MachineActivity activity) {
+        this.activity = activity;
         this.clock = clock;
         this.timers = timers;
         this.tasks = tasks;
@@ -46,14 +49,17 @@ public final class Lifecycle {
         this.resched = resched;
     }
 
-    /** The run may end early once every workload is finite and all have completed. */
-    void countFinite(WorkloadRun[] workloads) {
-        for (WorkloadRun w : workloads) {
-            if (w.finite) {
+    /**
+     * The run may end early once every workload of the spec is finite and all have completed (the machine's
+     * background threads, the workloads from {@code specWorkloads} on, never end and do not count).
+     */
+    void countFinite(WorkloadRun[] workloads, int specWorkloads) {
+        for (int i = 0; i < specWorkloads; i++) {
+            if (workloads[i].finite) {
                 finiteLeft++;
             }
         }
-        allFinite = finiteLeft == workloads.length && workloads.length > 0;
+        allFinite = finiteLeft == specWorkloads && specWorkloads > 0;
     }
 
     /** Every workload is finite and has completed. */
@@ -87,7 +93,9 @@ public final class Lifecycle {
     private void leaveCpu(Cpu cpu, Task p, Action action) {
         p.lastRanNs = clock.now;
         cache.leaveCache(cpu, p);
-        fairQueue.dequeueTask(p, true);
+        // (an exiting task is dequeued at once: task_dead_fair() finishes a delayed dequeue)
+        fairQueue.dequeueTask(p, action == Action.EXIT ? FairQueue.DEQUEUE_SLEEP | FairQueue.DEQUEUE_SPECIAL
+                : FairQueue.DEQUEUE_SLEEP);
         fairPick.clearCurr(p);
         contextSwitch.switchOut(cpu, p);
         handleStop(p, action, cpu.id);
@@ -99,7 +107,8 @@ public final class Lifecycle {
         switch (action) {
             case SLEEP:
                 p.setState(TaskState.SLEEPING);
-                timers.queue.arm(timers.task(p.id), clock.now + p.sleepNs, Timers.PRIO_TASK);
+                timers.queue.arm(timers.task(p.id), clock.now + p.sleepNs + activity.timerLateness(),
+                        Timers.PRIO_TASK);
                 break;
             case BLOCK:
                 p.setState(TaskState.BLOCKED);
@@ -129,7 +138,7 @@ public final class Lifecycle {
                     break;
                 }
                 case RUNNABLE:
-                    fairQueue.dequeueTask(p, true);
+                    fairQueue.dequeueTask(p, FairQueue.DEQUEUE_SLEEP | FairQueue.DEQUEUE_SPECIAL);
                     handleStop(p, Action.EXIT, p.cpu);
                     break;
                 case THROTTLED:
@@ -140,6 +149,9 @@ public final class Lifecycle {
                     break;
                 default:
                     timers.queue.cancel(timers.task(p.id));
+                    if (p.se.delayed) {
+                        fairQueue.dequeueDelayed(p.se, cpus[p.cpu]); // task_dead_fair()
+                    }
                     handleStop(p, Action.EXIT, p.cpu);
                     break;
             }

@@ -47,7 +47,7 @@ public final class Migration {
 
     /** move_queued_task() as load balancing does it: dequeue here, enqueue there, check preemption. */
     public void moveQueuedTask(Task p, int dst) {
-        fairQueue.dequeueTask(p, false);
+        fairQueue.dequeueTask(p, 0);
         p.lastDequeueTime = 0;
         p.migrations++;
         counters.migrations++;

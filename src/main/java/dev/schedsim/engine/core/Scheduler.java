@@ -10,6 +10,7 @@ import dev.schedsim.engine.fair.UpdateCurr;
 import dev.schedsim.engine.machine.CacheModel;
 import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.machine.IdleStates;
+import dev.schedsim.engine.machine.MachineActivity;
 import dev.schedsim.engine.machine.Smt;
 import dev.schedsim.engine.pelt.LoadTracking;
 import dev.schedsim.engine.spec.Feature;
@@ -47,6 +48,8 @@ public final class Scheduler {
     private final Recorder recorder;
     private final long contextSwitchNs;
     private final long wakeKernelNs;
+    private final MachineActivity activity;
+    private final double idleExitCpuShare;
     private final long tickNs;
     private final boolean taskThrottle; // TASK_BASED_THROTTLE
 
@@ -57,7 +60,7 @@ public final class Scheduler {
 
     /** The machine and PELT under __schedule(). */
     public record Machine(Topology topo, SchedDomainShared shared, Execution execution, CacheModel cache, Smt smt,
-                          IdleStates idleStates, LoadTracking pelt, Recorder recorder) {
+                          IdleStates idleStates, LoadTracking pelt, Recorder recorder, MachineActivity activity) {
     }
 
     public Scheduler(KernelConfig kernel, HardwareModel hw, SimClock clock, Timers timers, Resched resched,
@@ -81,8 +84,10 @@ public final class Scheduler {
         this.idleStates = machine.idleStates();
         this.pelt = machine.pelt();
         this.recorder = machine.recorder();
+        this.activity = machine.activity();
         this.contextSwitchNs = hw.contextSwitchNs();
         this.wakeKernelNs = hw.wakeKernelNs();
+        this.idleExitCpuShare = hw.idleExitCpuShare();
         this.tickNs = kernel.tickNs();
         this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
     }
@@ -119,11 +124,14 @@ public final class Scheduler {
         if (queue.armed(timers.idleExit(cpu.id))) {
             return;
         }
-        Task next = fairPick.pickNextTaskFair(cpu);
+        // pick_next_task_fair()'s prev: the task this CPU ran until now (curr, or the one that just left it);
+        // after idle, the idle task, under which every level starts afresh.
+        Task ran = prev != null ? prev : cpu.busy ? cpu.lastRan : null;
+        Task next = fairPick.pickNextTaskFair(cpu, ran);
         if (next == null && cpu.root.nr == 0) {
             // pick_next_task_fair() → sched_balance_newidle(), then pick again if it pulled.
             if (newidle.schedBalanceNewidle(cpu, throttledInPutPrev) > 0 || cpu.root.nr > 0) {
-                next = fairPick.pickNextTaskFair(cpu);
+                next = fairPick.pickNextTaskFair(cpu, ran);
             }
         }
         cpu.idleExitDone = false;
@@ -158,6 +166,7 @@ public final class Scheduler {
         int slot = timers.idleExit(cpu.id);
         if (!queue.armed(slot)) {
             queue.arm(slot, clock.now + lat, Timers.PRIO_IDLE_EXIT);
+            cpu.idleExitNs = lat;
         }
         return true;
     }
@@ -173,16 +182,20 @@ public final class Scheduler {
         long now = clock.now;
         pelt.updateLoadAvg(cpu);
         pelt.updateLoadAvg(next);
-        if (!cpu.busy) {
+        boolean wasIdle = !cpu.busy;
+        if (wasIdle) {
             cpu.busy = true;
             cpu.lastBusyStart = now;
             shared.nrBusyCpus[topo.llcOf(cpu.id)]++;
             smt.cpuBusy(cpu);
         }
         if (next.wakeTime >= 0) {
-            // The kernel side of the sleep and the wakeup, in the task's own time.
-            execution.stall(cpu, wakeKernelNs);
+            // The kernel side of the sleep and the wakeup, in the task's own time; out of an idle state the CPU may
+            // run it cold, for a share of the exit's time (HardwareModel.idleExitCpuShare: on validation-2c about
+            // as long again, measured).
+            execution.stall(cpu, wakeKernelNs + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0));
         }
+        cpu.idleExitNs = 0;
         if (cpu.curr != next) {
             cpu.sliceStart = now;
         }
@@ -205,11 +218,19 @@ public final class Scheduler {
         }
         execution.startSpin(cpu, next);
         execution.armRunEnd(cpu);
+        if (wasIdle) {
+            activity.cpuBusy(cpu);
+        }
         int tick = timers.tick(cpu.id);
         if (!queue.armed(tick)) {
             cpu.nextTick = (now / tickNs + 1) * tickNs;
             queue.arm(tick, cpu.nextTick, Timers.PRIO_TICK);
         }
+    }
+
+    /** The CPU time a task woken out of an idle state pays for the cold wake path. */
+    private long idleExitCpu(long exitNs) {
+        return exitNs == 0 ? 0 : Math.round(exitNs * idleExitCpuShare);
     }
 
     /** The CPU has nothing to run: its tick stops, its core has one busy thread fewer. */
@@ -223,6 +244,7 @@ public final class Scheduler {
         shared.nrBusyCpus[topo.llcOf(cpu.id)]--;
         queue.cancel(timers.tick(cpu.id));
         queue.cancel(timers.runEnd(cpu.id));
+        activity.cpuIdle(cpu);
         cpu.busyNs += now - cpu.lastBusyStart;
         recorder.add(recorder.busyNs, cpu.lastBusyStart, now);
         cpu.idleSince = now;

@@ -23,6 +23,7 @@ import dev.schedsim.engine.fair.Weights;
 import dev.schedsim.engine.machine.CacheModel;
 import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.machine.IdleStates;
+import dev.schedsim.engine.machine.MachineActivity;
 import dev.schedsim.engine.machine.Power;
 import dev.schedsim.engine.machine.Smt;
 import dev.schedsim.engine.pelt.LoadTracking;
@@ -33,6 +34,7 @@ import dev.schedsim.engine.select.SisCache;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import dev.schedsim.engine.stats.Recorder;
 import dev.schedsim.engine.stats.ReportBuilder;
@@ -50,8 +52,9 @@ import java.util.SplittableRandom;
  * gets what it works with by its constructor), then runs the event loop — the next timer fires, its handler runs,
  * every CPU it marked for rescheduling runs schedule() — until the end, and assembles the report.
  *
- * <p><b>Determinism:</b> time is a long of nanoseconds; the only randomness is one generator seeded from the run's
- * seed; events are ordered by (time, priority, sequence).
+ * <p><b>Determinism:</b> time is a long of nanoseconds; the only randomness is two generators seeded from the
+ * run's seed (the run's own, and the machine noise's, {@link MachineActivity}); events are ordered by (time,
+ * priority, sequence).
  *
  * <p>See docs/model.md for the map of the engine's packages.
  */
@@ -81,6 +84,7 @@ public final class Simulation {
     private final Wakeup wakeup;
     private final Lifecycle lifecycle;
     private final Tick tick;
+    private final MachineActivity activity;
     private long events;
 
     public Simulation(EngineSpec spec, long seed, long eventBudget, RunControl control) {
@@ -94,6 +98,9 @@ public final class Simulation {
         int ncpu = topo.cpuCount();
         Tunables tunables = Tunables.of(kernel, ncpu);
         int threads = (int) spec.threadCount();
+        for (MachineNoise.Background b : hw.noise().background()) {
+            threads += b.threads();
+        }
         this.timers = new Timers(ncpu, threads, spec.cgroups().size());
         this.groups = taskGroups(spec, ncpu);
         this.cpus = new Cpu[ncpu];
@@ -106,6 +113,7 @@ public final class Simulation {
 
         // The machine, the shared domain state and the run queues' bookkeeping.
         this.execution = new Execution(clock, timers);
+        MachineActivity activity = new MachineActivity(hw.noise(), seed, timers, execution);
         this.power = new Power(clock, hw, topo.coreCount());
         this.smt = new Smt(cpus, topo, hw, execution, power);
         CacheModel cache = new CacheModel(topo, hw, execution);
@@ -122,9 +130,9 @@ public final class Simulation {
         GroupShares shares = new GroupShares(kernel);
         SisCache sisCache = new SisCache(kernel, clock);
         FairQueue fairQueue = new FairQueue(kernel, tunables, clock, rqs, pelt, hooks, throttle, pool, shares,
-                sisCache);
-        FairPick fairPick = new FairPick(kernel, rqs, hooks, throttle, counters);
-        Preemption preemption = new Preemption(kernel, tunables, rqs, updateCurr, resched);
+                sisCache, updateCurr);
+        FairPick fairPick = new FairPick(kernel, rqs, hooks, throttle, counters, fairQueue);
+        Preemption preemption = new Preemption(kernel, tunables, rqs, updateCurr, resched, fairQueue);
         throttle.wire(fairQueue, fairPick, updateCurr);
         pool.wire(throttle, updateCurr);
 
@@ -141,14 +149,15 @@ public final class Simulation {
         this.scheduler = new Scheduler(kernel, hw, clock, timers, resched,
                 new Scheduler.Paths(rqs, contextSwitch, counters, updateCurr, fairPick, throttle, balance.newidle()),
                 new Scheduler.Machine(topo, shared, execution, cache, smt, new IdleStates(clock, hw), pelt,
-                        recorder));
+                        recorder, activity));
         this.wakeup = new Wakeup(clock, timers, rnd, cpus, select, sisCache, fairQueue, preemption, counters,
                 kernel.tickNs());
         this.lifecycle = new Lifecycle(clock, timers, tasks, cpus, updateCurr, execution, fairQueue, fairPick, cache,
-                contextSwitch, resched);
+                contextSwitch, resched, activity);
+        this.activity = activity;
         wakeup.wire(lifecycle);
         this.tick = new Tick(kernel, timers, updateCurr, shares, preemption, pelt, balance.periodic());
-        this.workloads = workloads(spec, tunables, ncpu);
+        this.workloads = workloads(spec, tunables, ncpu, hw.noise(), activity);
     }
 
     /** The task groups of the spec's cgroups, parents first. */
@@ -164,17 +173,29 @@ public final class Simulation {
         return out;
     }
 
-    /** The workloads and their tasks (ids in spec order). */
-    private WorkloadRun[] workloads(EngineSpec spec, Tunables tunables, int ncpu) {
+    /**
+     * The workloads and their tasks (ids in spec order), then the machine's background threads (MachineNoise), one
+     * run per class after the spec's.
+     */
+    private WorkloadRun[] workloads(EngineSpec spec, Tunables tunables, int ncpu, MachineNoise noise,
+                                    MachineActivity activity) {
         Map<String, TaskGroup> byPath = new HashMap<>();
         for (TaskGroup g : groups) {
             byPath.put(g.path, g);
         }
-        WorkloadRun[] out = new WorkloadRun[spec.workloads().size()];
+        int specWorkloads = spec.workloads().size();
+        WorkloadRun[] out = new WorkloadRun[specWorkloads + noise.background().size()];
         int id = 0;
         for (int w = 0; w < out.length; w++) {
-            WorkloadSpec ws = spec.workloads().get(w);
-            WorkloadRun run = new WorkloadRun(w, ws, wakeup);
+            WorkloadSpec ws;
+            WorkloadRun run;
+            if (w < specWorkloads) {
+                ws = spec.workloads().get(w);
+                run = new WorkloadRun(w, ws, wakeup);
+            } else {
+                run = WorkloadRun.background(w, noise.background().get(w - specWorkloads), activity.split(), wakeup);
+                ws = run.spec;
+            }
             out[w] = run;
             boolean[] allowed = null;
             int[] aff = ws.cpus();
@@ -207,7 +228,7 @@ public final class Simulation {
 
     public Report run() {
         configureCgroups();
-        lifecycle.countFinite(workloads);
+        lifecycle.countFinite(workloads, spec.workloads().size());
         startTasks();
         scheduler.scheduleMarked();
         long endNs = spec.durationUs() * 1000;
@@ -285,15 +306,17 @@ public final class Simulation {
             } else if (task.is(TaskState.NEW)) {
                 wakeup.wakeUpNewTask(task, task.cpu);
             }
-        } else if (slot == timers.stop()) {
-            lifecycle.stopAll();
-        } else {
+        } else if (slot < timers.irqBase) {
             int g = (slot - timers.groupBase) >> 1;
             if (((slot - timers.groupBase) & 1) == 0) {
                 pool.schedCfsPeriodTimer(groups[g].bw);
             } else {
                 pool.doSchedCfsSlackTimer(groups[g].bw);
             }
+        } else if (slot < timers.stop()) {
+            activity.irq(cpus[slot - timers.irqBase], clock.now);
+        } else {
+            lifecycle.stopAll();
         }
     }
 
@@ -314,7 +337,9 @@ public final class Simulation {
             }
         }
         double energy = power.finish(smt.coreBusy());
-        return ReportBuilder.build(new ReportBuilder.Run(now, events, cpus, groups, workloads, energy, topo.levels(),
+        // (the report is of the spec's workloads; the machine's background threads show only as CPU time)
+        WorkloadRun[] reported = java.util.Arrays.copyOf(workloads, spec.workloads().size());
+        return ReportBuilder.build(new ReportBuilder.Run(now, events, cpus, groups, reported, energy, topo.levels(),
                 counters, balance.counters(), selectIdle, recorder, spec.trace()));
     }
 

@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
 
 /**
  * try_to_wake_up() and wake_up_new_task() (kernel/sched/core.c): a blocked or sleeping task becomes runnable on
- * the CPU select_task_rq() chooses, with ttwu_do_activate()'s avg_idle update and the wakeup-preemption check; a
+ * the CPU select_task_rq() chooses (or, still queued by DELAY_DEQUEUE, where it is: ttwu_runnable()), with ttwu_do_activate()'s avg_idle update and the wakeup-preemption check; a
  * new task is enqueued on its fork-balanced CPU. What a workload's program asks of the scheduler comes through
  * here ({@link ThreadOps}).
  */
@@ -68,6 +68,15 @@ public final class Wakeup implements ThreadOps {
         }
         p.wakeups++;
         counters.wakeups++;
+        if (p.se.delayed) {
+            // ttwu_runnable(): still queued from its sleep (DELAY_DEQUEUE): requeued where it is, no CPU chosen.
+            p.setState(TaskState.RUNNABLE);
+            p.wakeTime = clock.now;
+            sisCache.woken(p); // SIS_CACHE
+            fairQueue.requeueDelayedTask(p);
+            preemption.checkPreemptWakeupFair(cpus[p.cpu], p);
+            return;
+        }
         Task waker = cpus[wakerCpu].curr;
         int cpu = select.selectTaskRqFair(p, wakerCpu, waker, sync);
         if (cpu != p.cpu) {

@@ -3,7 +3,7 @@ package dev.schedsim.engine.event;
 /**
  * (model) The timers of a run and their slots in the {@link EventQueue}: one tick and one run-segment end and
  * one idle-state exit per CPU, one timer per task (its sleep, or a delayed start), a period and a slack timer per
- * task group, the stop of every thread and the end of the run. At equal times the priority orders them: the end
+ * task group, one interrupt per CPU (machine noise), the stop of every thread and the end of the run. At equal times the priority orders them: the end
  * first, then timers in the order the kernel's hrtimer softirq/interrupt would most plausibly run them, the tick
  * last.
  */
@@ -20,8 +20,10 @@ public final class Timers {
     public static final int PRIO_RUN_END = 4;
     /** A CPU is out of its idle state. */
     public static final int PRIO_IDLE_EXIT = 5;
+    /** An interrupt of the machine's own (MachineNoise). */
+    public static final int PRIO_IRQ = 6;
     /** The scheduler tick. */
-    public static final int PRIO_TICK = 6;
+    public static final int PRIO_TICK = 7;
 
     private final int ncpu;
     /** The first slot of each range: ticks from 0, run-segment ends, idle exits, tasks, group timers. */
@@ -29,6 +31,8 @@ public final class Timers {
     public final int idleExitBase;
     public final int taskBase;
     public final int groupBase;
+    /** The first per-CPU interrupt slot (after the group timers). */
+    public final int irqBase;
     private final int stopSlot;
     private final int endSlot;
     /** The queue of these timers (hot paths arm and cancel on it directly). */
@@ -40,7 +44,8 @@ public final class Timers {
         this.idleExitBase = 2 * cpus;
         this.taskBase = 3 * cpus;
         this.groupBase = taskBase + tasks;
-        this.stopSlot = groupBase + 2 * groups;
+        this.irqBase = groupBase + 2 * groups;
+        this.stopSlot = irqBase + cpus;
         this.endSlot = stopSlot + 1;
         this.queue = new EventQueue(endSlot + 1);
     }
@@ -72,6 +77,11 @@ public final class Timers {
 
     public int slack(int group) {
         return groupBase + 2 * group + 1;
+    }
+
+    /** The machine's next interrupt on a busy CPU. */
+    public int irq(int cpu) {
+        return irqBase + cpu;
     }
 
     /** Every thread exits (EngineSpec.stopUs): the slot just before the end's. */

@@ -35,8 +35,17 @@ public final class Entity {
     public Entity tmin;
     public long sumExec;
     public long prevSumExec;
-    /** RUN_TO_PARITY: the deadline curr had when picked; curr is protected while its deadline is unchanged. */
-    public long protectDeadline = Long.MIN_VALUE;
+    /**
+     * RUN_TO_PARITY ({@code se->vprot}, set_protect_slice()): the vruntime up to which curr keeps the CPU against
+     * wakeups, its deadline when it was switched in (every slice is the base slice here, so vprot is the
+     * deadline); a task picked again without a switch keeps the old, passed value, as the kernel does.
+     */
+    public long vprot = Long.MIN_VALUE;
+    /**
+     * DELAY_DEQUEUE ({@code se->sched_delayed}): the entity went to sleep while not eligible and stays queued,
+     * competing for its negative lag, until it is picked (and then dequeued) or woken.
+     */
+    public boolean delayed;
     /** The entity has never been enqueued (PLACE_DEADLINE_INITIAL / START_DEBIT). */
     public boolean fresh = true;
 

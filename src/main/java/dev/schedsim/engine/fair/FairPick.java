@@ -20,11 +20,14 @@ public final class FairPick {
     private final BandwidthHooks hooks;
     private final Throttle throttle;
     private final Counters counters;
+    private final FairQueue fairQueue;
     private final boolean eevdf; // EEVDF
     private final boolean taskThrottle; // TASK_BASED_THROTTLE
 
-    public FairPick(KernelConfig kernel, RunQueues rqs, BandwidthHooks hooks, Throttle throttle, Counters counters) {
+    public FairPick(KernelConfig kernel, RunQueues rqs, BandwidthHooks hooks, Throttle throttle, Counters counters,
+                    FairQueue fairQueue) {
         this.rqs = rqs;
+        this.fairQueue = fairQueue;
         this.hooks = hooks;
         this.throttle = throttle;
         this.counters = counters;
@@ -34,9 +37,11 @@ public final class FairPick {
 
     /**
      * pick_next_task_fair() / pick_task_fair(): walk down the hierarchy picking at each level, then
-     * set_next_task_fair(); null when nothing is queued.
+     * set_next_task_fair() ({@code prev}: the task the CPU ran, which keeps its slice state if picked again);
+     * null when nothing is queued. A delayed entity that is picked is dequeued and the pick starts over
+     * (pick_next_entity()).
      */
-    public Task pickNextTaskFair(Cpu cpu) {
+    public Task pickNextTaskFair(Cpu cpu, Task prev) {
         for (int guard = 0; guard < 1_000_000; guard++) {
             CfsRq q = cpu.root;
             if (q.nr == 0) {
@@ -49,10 +54,14 @@ public final class FairPick {
                     throttled |= throttle.checkCfsRqRuntime(q);
                 }
                 se = eevdf ? Pick.pickEevdf(q) : Pick.pickNextEntity(q); // EEVDF
-                if (se.task != null) {
+                if (se.delayed || se.task != null) { // DELAY_DEQUEUE
                     break;
                 }
                 q = se.my;
+            }
+            if (se.delayed) { // DELAY_DEQUEUE
+                fairQueue.dequeueDelayed(se, cpu);
+                continue;
             }
             Task p = se.task;
             if (taskThrottle && (throttled || p.se.cfsRq.throttleCount > 0)) { // TASK_BASED_THROTTLE
@@ -60,7 +69,7 @@ public final class FairPick {
                 parkPicked(p);
                 continue;
             }
-            setNextTaskFair(p);
+            setNextTaskFair(p, prev);
             if (taskThrottle && p.se.cfsRq.throttleCount > 0) { // TASK_BASED_THROTTLE
                 clearCurr(p);
                 parkPicked(p);
@@ -78,18 +87,38 @@ public final class FairPick {
         throttle.throttleCfsRqWork(p);
     }
 
-    /** set_next_task_fair(): set_next_entity() and account_cfs_rq_runtime(cfs_rq, 0) on every level. */
-    public void setNextTaskFair(Task p) {
+    /**
+     * set_next_task_fair(): set_next_entity() and account_cfs_rq_runtime(cfs_rq, 0) on every level. An entity
+     * that was not curr of its level under {@code prev} starts a slice (prev_sum_exec_runtime) and is protected
+     * (set_protect_slice()); pick_next_task_fair() calls set_next_entity() only for the levels that change, so a
+     * task picked again, or a group both tasks share, goes on with both.
+     */
+    public void setNextTaskFair(Task p, Task prev) {
         rqs.lruMoveToHead(rqs.cpu(p.cpu), p);
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             q.setCurr(se);
-            se.prevSumExec = se.sumExec;
-            se.protectDeadline = se.deadline;
+            if (!ranUnder(prev, se)) {
+                se.prevSumExec = se.sumExec;
+                se.vprot = se.deadline;
+            }
             if (q.runtimeEnabled) {
                 throttle.accountCfsRqRuntime(q, 0);
             }
         }
+    }
+
+    /** Whether se is prev's entity or one of its group entities (curr of its level while prev ran). */
+    private static boolean ranUnder(Task prev, Entity se) {
+        if (prev == null) {
+            return false;
+        }
+        for (Entity e = prev.se; e != null; e = e.parent) {
+            if (e == se) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** cfs_rq->curr = NULL on every level where it is the task's entity. */

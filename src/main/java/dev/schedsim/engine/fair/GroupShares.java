@@ -43,12 +43,15 @@ public final class GroupShares {
             if (eevdf) { // EEVDF
                 long lag = v - se.vruntime;
                 long rel = se.deadline - se.vruntime;
+                // (rel_vprot: curr's protection is kept relative too)
+                boolean protectedCurr = q.curr == se && se.vruntime < se.vprot;
+                long relProt = se.vprot - se.vruntime;
                 q.keyChanging(se);
                 se.vruntime = v - lag * old / w;
                 se.deadline = se.vruntime + rel * old / w;
                 q.keyChanged(se);
-                if (se.protectDeadline != Long.MIN_VALUE && q.curr == se) {
-                    se.protectDeadline = se.deadline;
+                if (protectedCurr) {
+                    se.vprot = se.vruntime + relProt * old / w;
                 }
             }
             q.load += w - old;

@@ -21,8 +21,9 @@ public final class Pick {
 
     /**
      * pick_eevdf(): the eligible entity with the earliest virtual deadline; curr keeps the CPU while it is
-     * protected (RUN_TO_PARITY: until its deadline moves, as in 6.6–6.15; with equal slices 6.16's vprot ends at
-     * the same point).
+     * protected (RUN_TO_PARITY, protect_slice(): its vruntime is short of {@link Entity#vprot}; 6.6–6.16 kept a
+     * copy of the deadline instead, which with equal slices ends at the same point). May return a delayed
+     * entity, which the caller dequeues (pick_next_entity()).
      */
     public static Entity pickEevdf(CfsRq q) {
         int n = q.nr;
@@ -40,7 +41,7 @@ public final class Pick {
         if (curr != null && (!curr.onRq || (curr.vruntime - base) * w > sum)) {
             curr = null;
         }
-        if (curr != null && curr.deadline == curr.protectDeadline) {
+        if (curr != null && curr.vruntime < curr.vprot) {
             return curr;
         }
         Entity best = null;
@@ -61,6 +62,11 @@ public final class Pick {
         }
         // (nothing eligible, which only rounding can cause: the leftmost)
         return best != null ? best : pickNextEntity(q);
+    }
+
+    /** entity_eligible(): lag ≥ 0, V ≥ v (with V's left bias). */
+    public static boolean entityEligible(CfsRq q, Entity se) {
+        return (se.vruntime - q.minVruntime) * q.load <= q.sumWv;
     }
 
     /** CFS pick_next_entity() (6.1, without buddies): the smallest vruntime, curr included. */

@@ -9,8 +9,8 @@ import dev.schedsim.engine.spec.KernelConfig;
 
 /**
  * When the fair class asks for a reschedule (kernel/sched/fair.c): at a wakeup, check_preempt_wakeup_fair() at
- * the level where the woken and the current entity meet (EEVDF: the woken one would be picked; CFS: it is ahead
- * by more than the wakeup granularity); at the tick under CFS, check_preempt_tick() against sched_slice(). EEVDF's
+ * the level where the woken and the current entity meet, after update_curr() (EEVDF: the woken one would be
+ * picked, curr's protected slice honoured; CFS: it is ahead by more than the wakeup granularity); at the tick under CFS, check_preempt_tick() against sched_slice(). EEVDF's
  * tick-time preemption is update_deadline()'s, in {@link UpdateCurr}.
  */
 public final class Preemption {
@@ -18,11 +18,13 @@ public final class Preemption {
     private final UpdateCurr updateCurr;
     private final Resched resched;
     private final Tunables tunables;
+    private final FairQueue fairQueue;
     private final boolean eevdf; // EEVDF
 
     public Preemption(KernelConfig kernel, Tunables tunables, RunQueues rqs, UpdateCurr updateCurr,
-                      Resched resched) {
+                      Resched resched, FairQueue fairQueue) {
         this.rqs = rqs;
+        this.fairQueue = fairQueue;
         this.updateCurr = updateCurr;
         this.resched = resched;
         this.tunables = tunables;
@@ -61,9 +63,17 @@ public final class Preemption {
         }
         updateCurr.updateCurr(cpu);
         if (eevdf) { // EEVDF
-            if (Pick.pickEevdf(se.cfsRq) == pse) {
+            // pick_next_entity(): a delayed entity picked here finishes its dequeue, and the pick goes on.
+            Entity nse = Pick.pickEevdf(se.cfsRq);
+            while (nse != null && nse.delayed) { // DELAY_DEQUEUE
+                fairQueue.dequeueDelayed(nse, cpu);
+                nse = Pick.pickEevdf(se.cfsRq);
+            }
+            if (nse == pse) {
                 resched.reschedCurr(cpu);
             }
+            // (update_protect_slice() when it does not preempt: with every slice the base slice it changes
+            // nothing)
         } else {
             long vdiff = se.vruntime - pse.vruntime;
             if (vdiff > Weights.calcDeltaFair(tunables.wakeupGranularityNs(), pse.weight)) {

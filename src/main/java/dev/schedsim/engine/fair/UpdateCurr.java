@@ -26,6 +26,7 @@ public final class UpdateCurr {
     private final Resched resched;
     private final long updateCurrNs;
     private final boolean eevdf; // EEVDF
+    private final boolean protectResched; // PROTECT_SLICE_RESCHED
 
     public UpdateCurr(KernelConfig kernel, HardwareModel hw, SimClock clock, Execution execution,
                       BandwidthHooks hooks, Throttle throttle, Recorder recorder, Resched resched) {
@@ -37,6 +38,7 @@ public final class UpdateCurr {
         this.resched = resched;
         this.updateCurrNs = hw.updateCurrNs();
         this.eevdf = kernel.on(Feature.EEVDF);
+        this.protectResched = kernel.on(Feature.PROTECT_SLICE_RESCHED);
     }
 
     /** update_curr() on every level of the running task's hierarchy. */
@@ -68,10 +70,13 @@ public final class UpdateCurr {
                 q.sumWv += se.weight * dv;
             }
             se.vruntime += dv;
-            if (eevdf && se.vruntime >= se.deadline) { // EEVDF
-                // update_deadline()
-                se.deadline = se.vruntime + Weights.calcDeltaFair(se.slice, se.weight);
-                if (q.nr > 1) {
+            if (eevdf) { // EEVDF
+                boolean expired = se.vruntime >= se.deadline;
+                if (expired) {
+                    // update_deadline()
+                    se.deadline = se.vruntime + Weights.calcDeltaFair(se.slice, se.weight);
+                }
+                if (q.nr > 1 && (expired || protectResched && se.vruntime >= se.vprot)) { // PROTECT_SLICE_RESCHED
                     resched.reschedCurr(cpu);
                 }
             }

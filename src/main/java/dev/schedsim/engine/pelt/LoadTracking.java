@@ -50,10 +50,14 @@ public final class LoadTracking {
         cpuRunnable[cpu.id] = pelt.runnableAvg();
     }
 
-    /** update_load_avg() of a task's entity. */
+    /**
+     * update_load_avg() of a task's entity: load while queued, runnable while queued and not delayed
+     * (se_runnable(): a DELAY_DEQUEUE sleeper still weighs on its queue but does not wait to run).
+     */
     public void updateLoadAvg(Task p) {
         boolean queued = p.se.onRq;
-        p.pelt.update(clock.now, queued ? p.se.weight : 0, queued ? 1 : 0, p.is(TaskState.RUNNING));
+        p.pelt.update(clock.now, queued ? p.se.weight : 0, queued && !p.se.delayed ? 1 : 0,
+                p.is(TaskState.RUNNING));
     }
 
     /**

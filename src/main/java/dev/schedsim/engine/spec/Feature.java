@@ -29,6 +29,18 @@ public enum Feature {
     SIS_CACHE,
     /** Random initial phase of each group's period timer (seed 000, ~v6.4). */
     BANDWIDTH_TIMER_INTERLEAVE,
+    /**
+     * A task that sleeps while not eligible stays queued, its negative lag still competing, until it is picked
+     * (then dequeued) or woken (requeued where it is, lag cut to zero): dequeue_entity()'s sched_delayed
+     * (152e11f6df29 "sched/fair: Implement delayed dequeue", v6.12, with DELAY_ZERO).
+     */
+    DELAY_DEQUEUE,
+    /**
+     * update_curr() asks for a reschedule whenever curr's protected slice is over and others wait, not only when
+     * its deadline moves: a task picked again without a switch is not protected (v6.17, Vincent Guittot's
+     * run-to-parity series: "sched/fair: Fix NO_RUN_TO_PARITY case" and the patches after it).
+     */
+    PROTECT_SLICE_RESCHED,
     /** Throttle each task at its return-to-user point (e1fad12dcb66, v6.18). */
     TASK_BASED_THROTTLE,
     /** Check that a domain is due before contending for sched_balance_running (3324b2180c17, seed 004). */

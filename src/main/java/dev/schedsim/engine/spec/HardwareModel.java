@@ -25,6 +25,13 @@ package dev.schedsim.engine.spec;
  * time a task spends around each sleep and wakeup (system call entry and exit, timer programming, the
  * wakeup path; on a virtual machine the exits for timers and IPIs): CPU time of the task that does no
  * work of its own.
+ *
+ * <p>{@code idleExitCpuShare}: the share of an idle state's exit latency that the task it wakes pays again as
+ * CPU time, its wake path running cold (0 by default: the exit is hardware time before anything runs; about 1 on
+ * a virtual machine whose halted vCPU comes back cold, measured on validation-2c).
+ *
+ * <p><b>Machine noise</b> ({@link MachineNoise}): interrupts, timer lateness and background threads, drawn from
+ * the run's seed; {@link MachineNoise#NONE} switches it off.
  */
 public record HardwareModel(
         double[] smtThroughput,
@@ -44,7 +51,9 @@ public record HardwareModel(
         long blockedAveragesPerCfsRqNs,
         long casBaseNs,
         long casPerContenderNs,
-        long wakeKernelNs) {
+        long wakeKernelNs,
+        double idleExitCpuShare,
+        MachineNoise noise) {
 
     /** Default SMT throughput curves of engine-model.md §2 (assumptions, overridable). */
     public static double[] defaultSmtCurve(int threadsPerCore) {
@@ -74,7 +83,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000);
+                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000, 0, MachineNoise.defaults());
     }
 
     public HardwareModel {
@@ -94,6 +103,12 @@ public record HardwareModel(
             throw new IllegalArgumentException("cacheRefillNsPerKb needs 4 distances");
         }
         cacheRefillNsPerKb = cacheRefillNsPerKb.clone();
+        if (!(idleExitCpuShare >= 0)) {
+            throw new IllegalArgumentException("idleExitCpuShare must be >= 0");
+        }
+        if (noise == null) {
+            noise = MachineNoise.NONE;
+        }
     }
 
     @Override
@@ -111,7 +126,31 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, ns);
+                casBaseNs, casPerContenderNs, ns, idleExitCpuShare, noise);
+    }
+
+    /** The same model with other idle-state exit latencies and deep-state residency. */
+    public HardwareModel withIdleExit(long shallowNs, long deepNs, long deepResidencyNs) {
+        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowNs, deepNs, deepResidencyNs, coreIdleWatts,
+                deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs, updateCurrNs, bandwidthHookNs,
+                idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs, casBaseNs, casPerContenderNs,
+                wakeKernelNs, idleExitCpuShare, noise);
+    }
+
+    /** The same model where a task woken out of an idle state pays this share of the exit again as CPU time. */
+    public HardwareModel withIdleExitCpuShare(double share) {
+        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
+                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
+                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
+                casBaseNs, casPerContenderNs, wakeKernelNs, share, noise);
+    }
+
+    /** The same model with another machine activity ({@link MachineNoise#NONE}: none). */
+    public HardwareModel withNoise(MachineNoise n) {
+        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
+                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
+                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
+                casBaseNs, casPerContenderNs, wakeKernelNs, idleExitCpuShare, n);
     }
 
     /** T(k) for k busy threads (k ≥ 1). */

@@ -45,6 +45,8 @@ public final class KernelProfiles {
         f.put(Feature.SIS_UTIL, v >= 5.19);
         f.put(Feature.SIS_CACHE, false);
         f.put(Feature.BANDWIDTH_TIMER_INTERLEAVE, v >= 6.04);
+        f.put(Feature.DELAY_DEQUEUE, v >= 6.12);
+        f.put(Feature.PROTECT_SLICE_RESCHED, v >= 6.17);
         f.put(Feature.TASK_BASED_THROTTLE, v >= 6.18);
         f.put(Feature.BALANCE_DUE_BEFORE_SERIALIZE, v >= 6.19);
         long baseSlice = v >= 6.15 ? 700_000L : 750_000L;

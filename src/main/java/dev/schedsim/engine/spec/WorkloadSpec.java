@@ -211,6 +211,11 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
         return new WorkloadSpec(name, cgroup, nice, allowed, cacheFootprintKb, kind);
     }
 
+    /** The same workload with another cache footprint per thread (KiB; 0 = the type's default). */
+    public WorkloadSpec withFootprintKb(int kb) {
+        return new WorkloadSpec(name, cgroup, nice, cpus, kb, kind);
+    }
+
     /** A workload of nice 0 on every CPU with the type's default footprint. */
     public static WorkloadSpec of(String name, String cgroup, Kind kind) {
         return new WorkloadSpec(name, cgroup, 0, null, 0, kind);

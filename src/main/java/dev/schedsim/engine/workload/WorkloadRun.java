@@ -1,8 +1,10 @@
 package dev.schedsim.engine.workload;
 
 import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import dev.schedsim.engine.stats.LatencyHistogram;
+import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -35,6 +37,11 @@ public final class WorkloadRun {
     public long units;
 
     public WorkloadRun(int index, WorkloadSpec spec, ThreadOps ops) {
+        this(index, spec, ops, null, null);
+    }
+
+    private WorkloadRun(int index, WorkloadSpec spec, ThreadOps ops, MachineNoise.Background background,
+                        SplittableRandom random) {
         this.index = index;
         this.spec = spec;
         this.ops = ops;
@@ -42,11 +49,24 @@ public final class WorkloadRun {
         this.tasks = new Task[threads];
         this.live = threads;
         this.footprintKb = spec.footprintKb();
-        this.program = Programs.of(this, spec.kind());
+        this.program = background != null ? new BackgroundProgram(this, background, random)
+                : Programs.of(this, spec.kind());
         this.finite = program.finite();
         if (spec.kind() instanceof WorkloadSpec.Schbench s && s.rps() > 0) {
             requestLatency = new Histogram(3);
         }
+    }
+
+    /**
+     * The machine's background threads of one class (not a workload of the spec, and not in the report): their
+     * threads on any CPU in the root group, with their own generator.
+     */
+    public static WorkloadRun background(int index, MachineNoise.Background b, SplittableRandom random,
+                                         ThreadOps ops) {
+        // (the carrier spec gives the thread count and the cache footprint; its kind's program is not used)
+        WorkloadSpec carrier = WorkloadSpec.of("machine:" + b.name(), "/", new WorkloadSpec.CpuBound(b.threads(), 0))
+                .withFootprintKb(16);
+        return new WorkloadRun(index, carrier, ops, b, random);
     }
 
     /** A woken task ran {@code ns} after its wakeup. */

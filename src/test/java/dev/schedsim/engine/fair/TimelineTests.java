@@ -69,7 +69,7 @@ class TimelineTests {
         e.weight = 1 + rnd.nextInt(3) * 1023;
         e.vruntime = q.minVruntime + rnd.nextInt(40);
         e.deadline = e.vruntime + rnd.nextInt(40);
-        e.protectDeadline = rnd.nextBoolean() ? e.deadline : Long.MIN_VALUE;
+        e.vprot = rnd.nextBoolean() ? e.deadline : Long.MIN_VALUE;
         q.add(e);
         e.onRq = true;
         q.load += e.weight;
@@ -129,7 +129,7 @@ class TimelineTests {
         if (curr != null && (!curr.onRq || !eligible(curr))) {
             curr = null;
         }
-        if (curr != null && curr.deadline == curr.protectDeadline) {
+        if (curr != null && curr.vruntime < curr.vprot) {
             return curr;
         }
         Entity best = null;

@@ -1,0 +1,75 @@
+package dev.schedsim.engine.spec;
+
+import java.util.List;
+
+/**
+ * (model) What a machine does besides the simulated workloads, as a computing thread on it sees it: interrupts
+ * that take the CPU from whatever runs, timers that fire a little late, and background threads (the machine's
+ * daemons and kernel threads) that wake now and then, run and sleep again, competing for the CPUs like any task.
+ * It is what makes one run differ from the next: every quantity is drawn from the run's seed, so one seed still
+ * gives one result. {@link #NONE} switches it off.
+ *
+ * <p>Durations are lognormal (a median and the σ of its logarithm), inter-arrival times exponential.
+ *
+ * @param irqPerSec        interrupts per second on a busy CPU (an idle CPU's are not modelled: they cost nothing
+ *                         anyone waits for)
+ * @param irqMedianNs      median time an interrupt takes from the running task (charged to it, as the kernel does
+ *                         without IRQ_TIME_ACCOUNTING)
+ * @param irqSigma         σ of the interrupt time's logarithm
+ * @param timerJitterNs    mean lateness of a sleep's timer beyond its slack (exponential)
+ * @param background       the background threads, by class
+ */
+public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, long timerJitterNs,
+                           List<Background> background) {
+
+    /**
+     * A class of background threads: {@code threads} threads on any CPU, waking {@code wakeupsPerSec} times a
+     * second between them, each wakeup running for a lognormal time.
+     */
+    public record Background(String name, int threads, double wakeupsPerSec, long runMedianNs, double runSigma) {
+        public Background {
+            if (threads < 1 || !(wakeupsPerSec > 0) || runMedianNs <= 0 || runSigma < 0) {
+                throw new IllegalArgumentException("background class " + name
+                        + " needs threads >= 1, wakeupsPerSec > 0, runMedianNs > 0 and runSigma >= 0");
+            }
+        }
+    }
+
+    /** No machine activity at all: the simulated workloads alone on the machine. */
+    public static final MachineNoise NONE = new MachineNoise(0, 0, 0, 0, List.of());
+
+    public MachineNoise {
+        if (irqPerSec < 0 || irqMedianNs < 0 || irqSigma < 0 || timerJitterNs < 0) {
+            throw new IllegalArgumentException("machine noise values must be >= 0");
+        }
+        background = List.copyOf(background);
+    }
+
+    /**
+     * The validation machine (a 2-vCPU KVM guest running a few daemons), measured by scripts/measure-latency.py
+     * (src/test/resources/validation/latency-cases.json, "machineNoise" and each run's "background";
+     * docs/latency-validation.md): a computing thread loses about 1 360 steps a second of 5-20 µs (median 7 µs,
+     * 1.0-1.2 % of its time); a timer wakeup from a short idle reaches its program with a p90-p50 spread of about
+     * 7 µs; other threads run about 84 times a second (43-134 over the runs), for 19 µs at the median, 110 µs at
+     * p90 and 450 µs at p99, plus about once a second a runtime worker's 11 ms.
+     */
+    public static MachineNoise validation2c() {
+        return new MachineNoise(1_360, 7_000, 0.45, 4_000, List.of(
+                new Background("daemons", 4, 84, 19_000, 1.37),
+                new Background("runtime-worker", 1, 1.2, 11_000_000, 0.3)));
+    }
+
+    /**
+     * The assumed activity of a machine nobody measured (a quiet server, whatever its size): the scheduler tick
+     * and a few device interrupts, about 300 a second of 3 µs on a busy CPU (0.1 %); timers 2 µs late on average;
+     * four daemon threads waking 40 times a second between them for 20 µs at the median (p99 about 500 µs).
+     */
+    public static MachineNoise defaults() {
+        return new MachineNoise(300, 3_000, 0.45, 2_000, List.of(new Background("daemons", 4, 40, 20_000, 1.37)));
+    }
+
+    /** Whether anything is modelled. */
+    public boolean active() {
+        return irqPerSec > 0 || timerJitterNs > 0 || !background.isEmpty();
+    }
+}

@@ -1,0 +1,229 @@
+package dev.schedsim.engine;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.WorkloadSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The real-kernel latency and placement cases (validation/latency-cases.json, measured on the validation machine
+ * with scripts/measure-latency.py) run through the engine on validation-2c, profile 6.18, HZ 250, with three seeds.
+ * The model's medians over its seeds must meet these tolerances against the kernel's medians over its runs:
+ * wakeup latency percentiles (p50, p90, p99, max) within 2× or 50 µs; context switches, migrations and units
+ * (cycles, transactions) within 30 % or 10; CPU time per thread and a finite workload's completion time within
+ * 5 % or 5 ms. A figure the model
+ * does not reproduce yet is listed with its reason in the data file ({@code knownDeviations}); it is reported, not
+ * asserted.
+ *
+ * <p>The kernel's latency is from sched_waking to the return of the sleep or read in the program (the guest emits
+ * no sched_switch for some wakeups out of idle, so that end is complete); the model's from the wakeup to the switch
+ * into the task, which is a microsecond or two earlier.
+ */
+class LatencyValidationTests {
+    static final long[] SEEDS = {1, 2, 3};
+    /** The cache footprint of a latbench thread, KiB (a stack page or two, the vDSO data). */
+    static final int HARNESS_FOOTPRINT_KB = 4;
+
+    record Group(String kind, int count, long[] args, Integer cpu, int nice, String cgroup) {
+    }
+
+    record Case(String name, long durationMs, List<CgroupSpec> cgroups, List<Group> groups, JsonNode runs,
+                List<String> knownDeviations) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Case> cases() throws IOException {
+        List<Case> out = new ArrayList<>();
+        try (InputStream in = LatencyValidationTests.class.getResourceAsStream("/validation/latency-cases.json")) {
+            JsonNode root = new ObjectMapper().readTree(in);
+            for (JsonNode c : root.get("cases")) {
+                List<CgroupSpec> cgroups = new ArrayList<>();
+                for (JsonNode g : c.get("cgroups")) {
+                    int weight = (int) Math.round(g.get("shares").asLong() * 100 / 1024.0);
+                    cgroups.add(new CgroupSpec("/" + g.get("name").asString(), g.get("quotaUs").asLong(),
+                            g.get("periodUs").asLong(), 0, weight));
+                }
+                List<Group> groups = new ArrayList<>();
+                for (JsonNode g : c.get("groups")) {
+                    long[] args = new long[g.get("args").size()];
+                    for (int i = 0; i < args.length; i++) {
+                        args[i] = g.get("args").get(i).asLong();
+                    }
+                    groups.add(new Group(g.get("kind").asString(), g.get("count").asInt(), args,
+                            g.get("cpu").isNull() ? null : g.get("cpu").asInt(), g.get("nice").asInt(),
+                            g.get("cgroup").isNull() ? null : g.get("cgroup").asString()));
+                }
+                List<String> deviations = new ArrayList<>();
+                if (c.has("knownDeviations")) {
+                    c.get("knownDeviations").forEach(d -> deviations.add(d.get("figure").asString()));
+                }
+                out.add(new Case(c.get("name").asString(), c.get("durationMs").asLong(), cgroups, groups,
+                        c.get("runs"), deviations));
+            }
+        }
+        return out.stream();
+    }
+
+    static EngineSpec spec(Case c) {
+        List<WorkloadSpec> w = new ArrayList<>();
+        for (int i = 0; i < c.groups().size(); i++) {
+            Group g = c.groups().get(i);
+            String cg = g.cgroup() == null ? "/" : "/" + g.cgroup();
+            String name = "g" + i;
+            WorkloadSpec s = switch (g.kind()) {
+                case "periodic" -> WorkloadSpec.periodic(name, cg, g.count(), g.args()[0], g.args()[1]);
+                case "busy" -> WorkloadSpec.cpuBound(name, cg, g.count(), 0);
+                case "pingpong" -> WorkloadSpec.requestResponse(name, cg, g.count(), g.args()[0], g.args()[1]);
+                case "hackbench" -> WorkloadSpec.hackbench(name, cg, g.count(), (int) g.args()[0],
+                        (int) g.args()[1], g.args()[2]);
+                default -> throw new IllegalArgumentException(g.kind());
+            };
+            if (g.nice() != 0) {
+                s = s.withNice(g.nice());
+            }
+            if (g.cpu() != null) {
+                s = s.withCpus(new int[] {g.cpu()});
+            }
+            // latbench's threads touch only their stack and the vDSO page: nothing to refill after a switch
+            w.add(s.withFootprintKb(HARNESS_FOOTPRINT_KB));
+        }
+        return Specs.spec(Specs.noisy("validation-2c"), Specs.kernel("6.18"), c.cgroups(), w,
+                c.durationMs() * 1000);
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    /** One figure of group g in each of the kernel's runs (NaN where a run has none). */
+    private static double[] kernel(Case c, int g, String figure) {
+        double[] v = new double[c.runs().size()];
+        for (int r = 0; r < v.length; r++) {
+            JsonNode grp = c.runs().get(r).get("groups").get(g);
+            v[r] = switch (figure) {
+                case "p50", "p90", "p99", "max" -> {
+                    JsonNode x = grp.get("returnLatencyUs").get(figure);
+                    yield x == null || x.isNull() ? Double.NaN : x.asDouble();
+                }
+                case "cpuMsPerThread" -> sum(grp, "cpuMs") / grp.get("threads").size();
+                case "completionMs" -> grp.get("completionMs").asDouble();
+                default -> sum(grp, figure);
+            };
+        }
+        return v;
+    }
+
+    private static double sum(JsonNode group, String field) {
+        double s = 0;
+        for (JsonNode t : group.get("threads")) {
+            s += t.get(field).asDouble();
+        }
+        return s;
+    }
+
+    /** One figure of workload g in each of the model's seeds. */
+    private static double[] model(List<Report> reports, Case c, int g, String figure) {
+        double[] v = new double[reports.size()];
+        for (int r = 0; r < v.length; r++) {
+            Report.WorkloadReport w = reports.get(r).workloads().get(g);
+            v[r] = switch (figure) {
+                case "p50" -> w.wakeupLatencyUs().p50();
+                case "p90" -> w.wakeupLatencyUs().p90();
+                case "p99" -> w.wakeupLatencyUs().p99();
+                case "max" -> w.wakeupLatencyUs().max();
+                case "cpuMsPerThread" -> w.cpuUsec() / 1000.0 / spec(c).workloads().get(g).threadCount();
+                case "switches" -> w.contextSwitches();
+                case "migrations" -> w.migrations();
+                case "units" -> w.throughputPerSec() * c.durationMs() / 1000.0;
+                case "completionMs" -> w.completionUs() / 1000.0;
+                default -> throw new IllegalArgumentException(figure);
+            };
+        }
+        return v;
+    }
+
+    /** "min–max" of the values, the spread between runs or seeds. */
+    private static String range(double[] v) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (double x : v) {
+            lo = Math.min(lo, x);
+            hi = Math.max(hi, x);
+        }
+        return String.format(Locale.ROOT, "%.1f-%.1f", lo, hi);
+    }
+
+    static final String[] LATENCY = {"p50", "p90", "p99", "max"};
+    static final String[] COUNTS = {"switches", "migrations"};
+
+    /** Whether model m meets the tolerance of figure f against kernel value k. */
+    static boolean within(String f, double m, double k) {
+        if (Double.isNaN(k)) {
+            return true;
+        }
+        switch (f) {
+            case "p50", "p90", "p99", "max":
+                return Math.abs(m - k) <= 50 || (m <= 2 * k && k <= 2 * m);
+            case "cpuMsPerThread", "completionMs":
+                return Math.abs(m - k) <= Math.max(0.05 * k, 5);
+            default:
+                return Math.abs(m - k) <= Math.max(0.3 * k, 10);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void theModelMatchesTheKernel(Case c) {
+        List<Report> reports = new ArrayList<>();
+        for (long seed : SEEDS) {
+            reports.add(Specs.run(spec(c), seed));
+        }
+        List<String> misses = new ArrayList<>();
+        StringBuilder table = new StringBuilder();
+        for (int g = 0; g < c.groups().size(); g++) {
+            List<String> figures = new ArrayList<>();
+            if (!c.groups().get(g).kind().equals("busy")) {
+                figures.addAll(List.of(LATENCY));
+            }
+            figures.add("cpuMsPerThread");
+            figures.addAll(List.of(COUNTS));
+            if (c.groups().get(g).kind().equals("hackbench")) {
+                figures.add("completionMs");
+            } else if (!c.groups().get(g).kind().equals("busy")) {
+                figures.add("units");
+            }
+            for (String f : figures) {
+                double[] kv = kernel(c, g, f);
+                double[] mv = model(reports, c, g, f);
+                double k = median(kv);
+                double m = median(mv);
+                boolean ok = within(f, m, k);
+                String key = "g" + g + "." + f;
+                table.append(String.format(Locale.ROOT, "  %-20s kernel %9.1f (%-17s) model %9.1f (%-17s) %s%n",
+                        key, k, range(kv), m, range(mv),
+                        ok ? "ok" : c.knownDeviations().contains(key) ? "known deviation" : "MISS"));
+                if (!ok && !c.knownDeviations().contains(key)) {
+                    misses.add(key);
+                }
+            }
+        }
+        System.out.println("latency case " + c.name() + "\n" + table);
+        assertTrue(misses.isEmpty(), c.name() + ": " + misses + "\n" + table);
+    }
+}
