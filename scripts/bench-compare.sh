@@ -11,7 +11,8 @@
 #   timed on the thread's CPU time. Prints both medians, new/old and each round's ratio.
 #   BC_INTERLEAVE=PAIRS runs both engines in one JVM per round instead (each in its own class loader, bench
 #   Interleave), alternately: BC_WARMUP (default 3) pairs of warm-up, then PAIRS measured pairs; prints each
-#   JVM's median pair ratio and the median over the JVMs. The two runs of a pair are a moment apart, so the
+#   JVM's median pair ratio and the median over the JVMs; the ratio is of CPU time per run (old/new, above 1
+#   is faster), which is the speed for the same simulated work even where the new model has more events. The two runs of a pair are a moment apart, so the
 #   host's noise falls on both alike; what is left between JVMs is how the JIT compiled each engine there.
 #   BC_JVM_ARGS: options for those JVMs (e.g. a garbage collector), unquoted.
 #   BC_CONCURRENT=1 runs the two JVMs of a round at the same time (one per core of a 2-core machine), so that
@@ -43,7 +44,7 @@ if [[ -n "${BC_INTERLEAVE:-}" ]]; then
   # (each JVM compiles each engine its own way: the spread between JVMs is the JIT's, not the host's)
   awk '{r[++n] = $NF} END {
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
-    printf "median over %d JVMs of their median pair ratio: new/old = %.3f (lowest %.3f, highest %.3f)\n", n,
+    printf "median over %d JVMs of their median pair speed ratio (old CPU time / new): %.3f (lowest %.3f, highest %.3f)\n", n,
       n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2, r[1], r[n]
   }' "$work/results"
   exit 0

@@ -14,6 +14,10 @@ import java.util.Arrays;
  * single run by ±20 % and separate JVMs by more) falls on both sides of a pair alike; the ratio of each pair is
  * kept, and the median of those ratios is the result. Uses reflection only, so it compiles without the engine.
  *
+ * <p>The ratio is of CPU time per run (old / new: above 1 is faster), not of events per second: a change to the
+ * model may add events (machine noise adds interrupts and background threads), and then events per second
+ * would count the new events as speed. Both are printed; for an unchanged model they are the same ratio.
+ *
  * <p>usage: Interleave OLD_CLASSES NEW_CLASSES EXTRA_JAR WARMUP PAIRS [CASE | PRESET THREADS DURATION_US] —
  * the class directories each hold an engine and the bench driver ({@link QuickBench#runOnce}); EXTRA_JAR is
  * what both need besides (HdrHistogram).
@@ -36,20 +40,28 @@ public final class Interleave {
         double[] ratio = new double[pairs];
         double[] oldRate = new double[pairs];
         double[] newRate = new double[pairs];
+        long[] events = new long[2];
         for (int i = 0; i < pairs; i++) {
             // Alternate which side goes first, so neither always follows the other's garbage.
+            double[] o;
+            double[] n;
             if ((i & 1) == 0) {
-                oldRate[i] = time(mx, oldRun, machine);
-                newRate[i] = time(mx, newRun, machine);
+                o = time(mx, oldRun, machine);
+                n = time(mx, newRun, machine);
             } else {
-                newRate[i] = time(mx, newRun, machine);
-                oldRate[i] = time(mx, oldRun, machine);
+                n = time(mx, newRun, machine);
+                o = time(mx, oldRun, machine);
             }
-            ratio[i] = newRate[i] / oldRate[i];
+            oldRate[i] = o[0] / o[1];
+            newRate[i] = n[0] / n[1];
+            events[0] = (long) o[0];
+            events[1] = (long) n[0];
+            ratio[i] = o[1] / n[1];
         }
-        System.out.printf("median M events/s: old %.3f new %.3f; quartiles of %d pair ratios %.3f .. %.3f, median %.3f"
-                + "%n", median(oldRate) / 1e6, median(newRate) / 1e6, pairs, quantile(ratio, 0.25),
-                quantile(ratio, 0.75), median(ratio));
+        System.out.printf("median M events/s: old %.3f new %.3f (events per run: old %d new %d); quartiles of %d pair"
+                + " speed ratios (old CPU time / new) %.3f .. %.3f, median %.3f%n", median(oldRate) / 1e6,
+                median(newRate) / 1e6, events[0], events[1], pairs, quantile(ratio, 0.25), quantile(ratio, 0.75),
+                median(ratio));
     }
 
     private static Method driver(String classes, String extraJar) throws Exception {
@@ -58,11 +70,11 @@ public final class Interleave {
         return Class.forName("dev.schedsim.bench.QuickBench", true, loader).getMethod("runOnce", String[].class);
     }
 
-    /** Events per second of one run, on the thread's CPU time. */
-    private static double time(ThreadMXBean mx, Method run, String[] machine) throws Exception {
+    /** One run: its event count and the seconds of the thread's CPU time it took. */
+    private static double[] time(ThreadMXBean mx, Method run, String[] machine) throws Exception {
         long t0 = mx.getCurrentThreadCpuTime();
         long events = (Long) run.invoke(null, (Object) machine);
-        return events / ((mx.getCurrentThreadCpuTime() - t0) / 1e9);
+        return new double[] {events, (mx.getCurrentThreadCpuTime() - t0) / 1e9};
     }
 
     private static double median(double[] v) {
