@@ -267,9 +267,12 @@ public final class Simulation {
                 task.cpu = cpu;
                 if (w.program.startsBlocked(i)) {
                     Action a = w.next(task);
-                    task.setState(TaskState.BLOCKED);
-                    if (a != Action.BLOCK) {
-                        throw new IllegalStateException("blocked-start task must block");
+                    if (a == Action.BLOCK) {
+                        task.setState(TaskState.BLOCKED);
+                    } else {
+                        // Its peer, started before it, already woke it (a client that does not think writes its
+                        // request at once): like a read of a pipe with a byte in it, it does not block.
+                        wakeup.activateNewTask(task, cpu, a);
                     }
                 } else if (spec.startUs() > 0) {
                     timers.arm(timers.task(task.id), spec.startUs() * 1000, Timers.PRIO_TASK);

@@ -93,7 +93,11 @@ public final class Wakeup implements ThreadOps {
 
     /** wake_up_new_task() of a task created at its start time, on its fork-balanced CPU. */
     public void wakeUpNewTask(Task p, int cpu) {
-        Action a = p.workload.next(p);
+        activateNewTask(p, cpu, p.workload.next(p));
+    }
+
+    /** wake_up_new_task() of a task whose program already chose its first action {@code a}. */
+    void activateNewTask(Task p, int cpu, Action a) {
         if (a != Action.RUN) {
             lifecycle.handleStop(p, a, cpu);
             return;
