@@ -17,6 +17,13 @@ final class CgroupRules {
     private CgroupRules() {
     }
 
+    /** Levels below the root a path may have. */
+    static final int MAX_DEPTH = 32;
+    /** Characters of a whole path: the kernel's PATH_MAX. */
+    static final int MAX_PATH_CHARS = 4096;
+    /** Characters of one segment: the kernel's NAME_MAX. */
+    static final int MAX_SEGMENT_CHARS = 255;
+
     /** The entry as a spec, or null after adding its violations. */
     static CgroupSpec parse(CgroupRequest c, String p, Violations v) {
         int before = v.size();
@@ -25,8 +32,16 @@ final class CgroupRules {
             v.add(p + ".path", "required, e.g. \"/a\"");
         } else if (!path.startsWith("/")) {
             v.add(p + ".path", "must start with /");
+        } else if (path.length() > MAX_PATH_CHARS) {
+            // Checked first: a path's ancestors are built from it, so its cost grows with length x depth.
+            v.add(p + ".path", "at most " + MAX_PATH_CHARS + " characters (PATH_MAX), got " + path.length());
         } else if (!"/".equals(path)) {
             String[] segments = path.substring(1).split("/", -1);
+            if (segments.length > MAX_DEPTH) {
+                v.add(p + ".path", "at most " + MAX_DEPTH + " levels below /, got " + segments.length
+                        + " (real hierarchies are a few levels deep: kubepods/burstable/pod/container is 4)");
+                segments = new String[0];
+            }
             for (String s : segments) {
                 if (s.isEmpty()) {
                     v.add(p + ".path", "empty path segment (\"//\" or a trailing /)");
@@ -35,6 +50,11 @@ final class CgroupRules {
                 if (".".equals(s) || "..".equals(s)) {
                     v.add(p + ".path", "segment '" + s + "' not allowed: a path must name its parents literally "
                             + "(a '..' could make a group its own ancestor)");
+                    break;
+                }
+                if (s.length() > MAX_SEGMENT_CHARS) {
+                    v.add(p + ".path", "a segment has at most " + MAX_SEGMENT_CHARS + " characters (NAME_MAX), got "
+                            + s.length());
                     break;
                 }
                 if (!SEGMENT.matcher(s).matches()) {

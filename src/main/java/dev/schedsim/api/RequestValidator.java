@@ -140,6 +140,20 @@ class RequestValidator implements SimulationPlanner {
         limit(over, "schedsim.limits.max-duration-ms", limits.maxDurationMs(), r.durationMs(), "durationMs");
         limit(over, "schedsim.limits.max-repetitions", limits.maxRepetitions(), repetitions, "repetitions");
         limit(over, "schedsim.limits.max-variants", limits.maxVariants(), variants.size(), "variants");
+        limit(over, "schedsim.limits.max-cgroups", limits.maxCgroups(), r.cgroups() == null ? 0 : r.cgroups().size(),
+                "cgroups");
+        limit(over, "schedsim.limits.max-workloads", limits.maxWorkloads(), workloads.size(), "workloads");
+        long segments = 0;
+        for (WorkloadRequest w : workloads) {
+            segments += w.segments() == null ? 0 : w.segments().size();
+        }
+        limit(over, "schedsim.limits.max-trace-segments", limits.maxTraceSegments(), segments, "workloads");
+        double threadSeconds = (double) repetitions * Math.max(1, variants.size()) * r.durationMs() / 1000.0 * threads;
+        if (threadSeconds > limits.maxThreadSeconds()) {
+            over.add(new LimitExceededException.Exceeded("schedsim.limits.max-thread-seconds",
+                    limits.maxThreadSeconds(), (long) Math.min(threadSeconds, Long.MAX_VALUE),
+                    "workloads"));
+        }
         // Overflow-safe: both factors are already bounded by the limits above or huge.
         double product = (double) topology.cpuCount() * threads;
         if (product > limits.maxCpuThreadProduct()) {
@@ -283,6 +297,19 @@ class RequestValidator implements SimulationPlanner {
         return out;
     }
 
+    /** The index of the first control, format, surrogate, private-use or unassigned code point; -1 if none. */
+    static int unprintable(String s) {
+        for (int i = 0; i < s.length(); i += Character.charCount(s.codePointAt(i))) {
+            int t = Character.getType(s.codePointAt(i));
+            if (t == Character.CONTROL || t == Character.FORMAT || t == Character.SURROGATE
+                    || t == Character.PRIVATE_USE || t == Character.UNASSIGNED || t == Character.LINE_SEPARATOR
+                    || t == Character.PARAGRAPH_SEPARATOR) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     private static List<WorkloadRequest> workloads(List<WorkloadRequest> list, Cgroups cgroups,
                                                    Topologies.Resolved topology, Violations v) {
         List<WorkloadRequest> out = new ArrayList<>();
@@ -302,6 +329,11 @@ class RequestValidator implements SimulationPlanner {
                 v.add(p + ".name", "required, non-empty");
             } else if (w.name().length() > 128) {
                 v.add(p + ".name", "at most 128 characters");
+            } else if (unprintable(w.name()) >= 0) {
+                // Names become Prometheus labels, report headings and file names: no control or format
+                // characters (NUL, newlines, U+202E that reverses the text after it).
+                v.add(p + ".name", String.format("printable characters only; U+%04X at %d is not",
+                        w.name().codePointAt(unprintable(w.name())), unprintable(w.name())));
             } else if (!names.add(w.name())) {
                 v.add(p + ".name", "duplicate workload name '" + w.name() + "'");
             }

@@ -145,9 +145,11 @@ class BatchRunner {
             completion.fail(claim, worker, error, control, startedAt);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             log.warn("run {} failed", claim.runId(), e);
+            // The client sees no exception class, message or SQL (they name internals and can be megabytes
+            // long); the log has them under the run's id.
             completion.fail(claim, worker, Problems.problem("simulation-failed", "Simulation failed", 500,
-                    e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())), control,
-                    startedAt);
+                    "run " + claim.runId() + " failed inside SchedSim (a defect, not a problem of the request);"
+                            + " the service log has the details under the run's id"), control, startedAt);
         }
         return null;
     }

@@ -1,8 +1,12 @@
 package dev.schedsim.simulation;
 
-/** The queue already holds {@code schedsim.max-queued} simulations (answered 503 with Retry-After). */
+/**
+ * The queue has no room for a submission's runs: {@code schedsim.max-queued} counts queued runs (a simulation is
+ * variants x repetitions runs), answered 503 with Retry-After.
+ */
 public class QueueFullException extends RuntimeException {
-    public QueueFullException(long max) {
-        super("the queue already holds " + max + " simulations; retry later");
+    public QueueFullException(long max, long queued, long runs) {
+        super("the queue holds " + queued + " runs of at most " + max + " (schedsim.max-queued) and this simulation"
+                + " has " + runs + "; retry later");
     }
 }

@@ -10,7 +10,8 @@ import org.springframework.util.unit.DataSize;
  * @param workers      worker threads per instance (default: available processors)
  * @param pollInterval how often an idle worker looks for queued rows
  * @param progressInterval least time between two progress writes of a running job
- * @param maxQueued    queued rows beyond which submissions get 503 with Retry-After
+ * @param maxQueued    queued runs (variants x repetitions of each queued simulation) beyond which a submission
+ *                     gets 503 with Retry-After; an empty queue admits any simulation
  * @param maxBodySize  largest accepted request body (413 beyond)
  * @param recovery     start-up recovery of rows left RUNNING
  * @param warmup       CPU time an idle worker spends after a start running sample requests the way jobs run
@@ -38,7 +39,7 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         }
         pollInterval = pollInterval == null ? Duration.ofMillis(200) : pollInterval;
         progressInterval = progressInterval == null ? Duration.ofMillis(500) : progressInterval;
-        maxQueued = maxQueued == null ? 1000L : maxQueued;
+        maxQueued = maxQueued == null ? 10_000L : maxQueued;
         maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(1) : maxBodySize;
         warmup = warmup == null ? Duration.ofSeconds(15) : warmup;
         claimBatch = claimBatch == null ? Duration.ofMillis(100) : claimBatch;

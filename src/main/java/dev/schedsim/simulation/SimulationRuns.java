@@ -20,6 +20,9 @@ public interface SimulationRuns extends JpaRepository<SimulationRun, String> {
 
     long countBySimulationIdAndStatus(String simulationId, SimulationStatus status);
 
+    /** Runs in a state, over all simulations (the queue limit counts queued runs). */
+    long countByStatus(SimulationStatus status);
+
     /**
      * The oldest queued runs, at most {@code limit}, read without a lock ({@link #lockQueued} then locks those
      * nobody holds). Not {@code FOR UPDATE SKIP LOCKED} here: H2 does not read a {@code FOR UPDATE} query's order

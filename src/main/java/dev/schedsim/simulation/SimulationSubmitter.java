@@ -51,12 +51,15 @@ public class SimulationSubmitter {
                 return replay(previous.get(), requestHash, idempotencyKey);
             }
         }
-        if (simulations.countByStatus(SimulationStatus.QUEUED) >= properties.maxQueued()) {
-            throw new QueueFullException(properties.maxQueued());
+        int n = planner.plan(requestJson).runs();
+        // The limit counts runs, the queue's real work: one request of 16 variants x 20 repetitions is 320 of
+        // them. An empty queue admits any simulation, so one larger than the limit is not refused for ever.
+        long queued = runs.countByStatus(SimulationStatus.QUEUED);
+        if (queued > 0 && queued + n > properties.maxQueued()) {
+            throw new QueueFullException(properties.maxQueued(), queued, n);
         }
         SimulationJob job = new SimulationJob(UUID.randomUUID().toString(), name, clock.instant(), requestJson,
                 requestHash, idempotencyKey);
-        int n = planner.plan(requestJson).runs();
         try {
             Submission s = new Submission(transactions.execute(tx -> {
                 SimulationJob saved = simulations.saveAndFlush(job);

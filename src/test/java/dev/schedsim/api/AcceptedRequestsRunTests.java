@@ -33,7 +33,7 @@ class AcceptedRequestsRunTests {
     private final RequestReader reader = new RequestReader(new SchedsimProperties(null, null, null, null, null,
             null, null, null));
     private final RequestValidator validator = new RequestValidator(new Topologies(null, reader),
-            new Limits(null, null, null, null, null, null, null), reader);
+            new Limits(null, null, null, null, null, null, null, null, null, null, null), reader);
 
     @Test
     void theEngineRunsEveryAcceptedRequest() {

@@ -115,6 +115,22 @@ class RequestValidationTests {
                         WORKLOADS, "1000"), 422, "topology"),
                 Arguments.of("over the duration limit", request(PRESET, KERNEL, CGROUPS, WORKLOADS, "600001"), 422,
                         "durationMs"),
+                Arguments.of("cgroup 33 levels deep", cg("[{\"path\": \"" + "/a".repeat(33) + "\"}]"), 400,
+                        "cgroups[0].path"),
+                Arguments.of("cgroup path over PATH_MAX", cg("[{\"path\": \"" + ("/" + "b".repeat(200)).repeat(21)
+                        + "\"}]"), 400, "cgroups[0].path"),
+                Arguments.of("cgroup segment over NAME_MAX", cg("[{\"path\": \"/" + "c".repeat(256) + "\"}]"), 400,
+                        "cgroups[0].path"),
+                Arguments.of("NUL in a workload name", wl("{\"name\": \"a\\u0000b\", \"cgroup\": \"/a\", "
+                        + "\"type\": \"cpu-bound\"}"), 400, "workloads[0].name"),
+                Arguments.of("U+202E in a workload name", wl("{\"name\": \"web\\u202Egpj.exe\", "
+                        + "\"cgroup\": \"/a\", \"type\": \"cpu-bound\"}"), 400, "workloads[0].name"),
+                Arguments.of("over the cgroup count limit", cg(java.util.stream.IntStream.range(0, 1025)
+                        .mapToObj(i -> "{\"path\": \"/c" + i + "\"}").collect(java.util.stream.Collectors.joining(
+                                ", ", "[{\"path\": \"/a\"}, ", "]"))), 422, "cgroups"),
+                Arguments.of("over the work limit (runs x seconds x threads)", request(PRESET, KERNEL, CGROUPS,
+                        "[{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"cpu-bound\", \"threads\": 1000}]",
+                        "600000, \"repetitions\": 20"), 422, "workloads"),
                 Arguments.of("body over the size limit", "{\"name\": \"" + "x".repeat(70_000) + "\"}", 413, null));
     }
 
