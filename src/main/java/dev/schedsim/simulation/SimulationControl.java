@@ -72,7 +72,10 @@ public class SimulationControl {
         runs.cancelAll(id, now);
         durability.flush();
         queue.cancelRunning(id);
-        Optional<SimulationJob> cancelled = simulations.findById(id);
+        // A concurrent DELETE may remove the row as soon as it is CANCELLED: the cancel still took effect, and
+        // the answer says so (it was 404).
+        Optional<SimulationJob> cancelled = Optional.of(simulations.findById(id)
+                .orElseGet(() -> SimulationJob.cancelledCopy(job.get(), now)));
         cancelled.ifPresent(j -> events.publishEvent(new SimulationFinished(id, j.label(),
                 SimulationStatus.CANCELLED, java.time.Duration.between(
                         j.getStartedAt() != null ? j.getStartedAt() : j.getCreatedAt(), now),

@@ -46,6 +46,17 @@ public class SimulationJob {
     protected SimulationJob() {
     }
 
+    /** A detached copy of {@code j} as its cancel left it: what a client is told when the row is gone since. */
+    static SimulationJob cancelledCopy(SimulationJob j, Instant now) {
+        SimulationJob c = new SimulationJob(j.id, j.name, j.createdAt, j.requestJson, j.requestHash, j.idempotencyKey);
+        c.status = SimulationStatus.CANCELLED;
+        c.startedAt = j.startedAt;
+        c.finishedAt = now;
+        c.progress = j.progress;
+        c.events = j.events;
+        return c;
+    }
+
     public SimulationJob(String id, String name, Instant createdAt, String requestJson, String requestHash,
                          String idempotencyKey) {
         this.id = id;
