@@ -12,6 +12,9 @@ import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.PropertyBindingException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -92,18 +95,94 @@ class RequestReader {
         return b.length() == 0 ? "$" : b.toString();
     }
 
-    /** Jackson's message without the source location and class names. */
-    private static String message(JacksonException e) {
+    /**
+     * What did not fit, in the request's terms: the JSON type a field wants (never the Java class behind it),
+     * the value that did not parse, the closest known field for a misspelt one; for a syntax error Jackson's
+     * first line with any qualified Java name removed.
+     */
+    static String message(JacksonException e) {
+        if (e instanceof PropertyBindingException u) {
+            return "unknown field" + closest(u.getPropertyName(), u.getKnownPropertyIds());
+        }
+        if (e instanceof InvalidFormatException f && f.getTargetType() != null) {
+            return "expected " + jsonType(f.getTargetType()) + ", got " + abbreviate(String.valueOf(f.getValue()));
+        }
+        if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
+            return "expected " + jsonType(m.getTargetType());
+        }
         String m = e.getOriginalMessage();
         if (m == null) {
             return "malformed JSON";
         }
-        if (m.startsWith("Unrecognized property") || m.startsWith("Unrecognized field")) {
-            return "unknown field";
+        m = JAVA_NAME.matcher(m.split("\n")[0]).replaceAll("value");
+        return abbreviate(m);
+    }
+
+    /** A qualified Java name, with generics and backticks: what must not reach a client. */
+    private static final java.util.regex.Pattern JAVA_NAME = java.util.regex.Pattern.compile(
+            "`?(?:[a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_$]*(?:<[^>]*>+)?(?:\\[])*`?");
+
+    /** The JSON a field of this Java type takes. */
+    static String jsonType(Class<?> t) {
+        if (t == Integer.class || t == int.class || t == Long.class || t == long.class || t == Short.class
+                || t == short.class) {
+            return "an integer";
         }
-        m = m.replaceAll("`[a-zA-Z0-9_.$]+\\.([A-Za-z0-9_]+)`", "$1");
-        List<String> lines = new ArrayList<>(List.of(m.split("\n")));
-        String first = lines.get(0);
-        return first.length() > 300 ? first.substring(0, 300) : first;
+        if (t == Double.class || t == double.class || t == Float.class || t == float.class) {
+            return "a number";
+        }
+        if (t == Boolean.class || t == boolean.class) {
+            return "true or false";
+        }
+        if (t == String.class) {
+            return "a string";
+        }
+        if (java.util.Collection.class.isAssignableFrom(t) || t.isArray()) {
+            return "a list [...]";
+        }
+        return "an object {...}";
+    }
+
+    private static String closest(String name, java.util.Collection<Object> known) {
+        if (name == null || known == null) {
+            return "";
+        }
+        String best = null;
+        int bestDistance = 3; // a suggestion only for up to two edits
+        for (Object k : known) {
+            int d = distance(name.toLowerCase(java.util.Locale.ROOT), k.toString().toLowerCase(java.util.Locale.ROOT));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = k.toString();
+            }
+        }
+        return best == null ? "" : "; did you mean '" + best + "'?";
+    }
+
+    /** Levenshtein distance, for names of a few dozen characters. */
+    private static int distance(String a, String b) {
+        if (Math.abs(a.length() - b.length()) > 2 || a.length() > 64 || b.length() > 64) {
+            return Integer.MAX_VALUE;
+        }
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 300 ? s.substring(0, 300) + "..." : s;
     }
 }

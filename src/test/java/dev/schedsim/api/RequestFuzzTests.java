@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Property-based fuzzing of the request path: 12 000 requests, random and mutated from valid examples (values
  * replaced by other types, huge and negative numbers, unicode, deleted, duplicated and unknown keys, extra
  * nesting, deep nesting, truncation, byte flips), posted to the simulation and topology endpoints. Property:
- * never a 5xx other than the queue-full 503, and every 4xx is {@code application/problem+json}. Seeded
+ * never a 5xx other than the queue-full 503, and every 4xx is {@code application/problem+json} naming no Java
+ * class, package or exception. Seeded
  * ({@link SplittableRandom}), so a failure names the iteration and replays. The workers never poll (accepted
  * simulations are not run), the queue is large enough that the validator sees every request.
  */
@@ -37,6 +38,9 @@ class RequestFuzzTests {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final long SEED = 0x5ced5eedL;
     private static final int REQUESTS = 12_000;
+    private static final java.util.regex.Pattern JAVA_NAME = java.util.regex.Pattern.compile(
+            "\\b(?:java|javax|jakarta|dev\\.schedsim|tools\\.jackson|org\\.(?:spring|hibernate|h2|apache))\\.[a-z]"
+                    + "|[A-Za-z]+(?:Exception|Error)\\b|\\$[A-Z][A-Za-z]+Request");
 
     private static final List<String> SIMULATIONS = List.of(ApiExamples.SIMULATION, ApiExamples.VARIANTS, """
             {"name":"all-types","topology":{"sockets":1,"numaNodesPerSocket":1,"llcsPerNumaNode":1,"coresPerLlc":2,
@@ -81,6 +85,8 @@ class RequestFuzzTests {
                 JsonNode problem = JSON.readTree(r.getContentAsString());
                 assertThat(problem.path("status").asInt()).as(what).isEqualTo(status);
                 assertThat(problem.path("title").isString()).as(what).isTrue();
+                // No internals: no Java class, package or exception name in what a client reads.
+                assertThat(JAVA_NAME.matcher(r.getContentAsString()).find()).as(what).isFalse();
             }
         }
         // The generator reaches both sides of the validator.
