@@ -67,13 +67,19 @@ final class CgroupRules {
         long period = CgroupSpec.DEFAULT_PERIOD_US;
         if (c.cpuMax() != null) {
             String[] t = c.cpuMax().trim().split("\\s+");
-            String syntax = "must be \"QUOTA PERIOD\", \"max PERIOD\" or \"max\" (µs)";
+            String syntax = "must be \"QUOTA PERIOD\", \"QUOTA\", \"max PERIOD\" or \"max\", in µs (e.g. \"50000 100000\": half"
+                    + " a CPU)";
             if (t.length == 1 && "max".equals(t[0])) {
                 quota = -1;
-            } else if (t.length == 2) {
+            } else if (t[0].startsWith("-") || t[0].startsWith("+")) {
+                // cpu_max_write() reads the quota with kstrtou64(): a sign is -EINVAL, not "unlimited".
+                v.add(p + ".cpuMax", "quota must be a number of µs without a sign, or max");
+            } else if (t.length <= 2) {
                 try {
+                    // One number is a quota with the period left as it is (cpu_max_write(): "$MAX [$PERIOD]"),
+                    // here the default 100000 µs.
                     quota = "max".equals(t[0]) ? -1 : Long.parseLong(t[0]);
-                    period = Long.parseLong(t[1]);
+                    period = t.length == 2 ? Long.parseLong(t[1]) : period;
                     if (quota != -1 && quota < CgroupSpec.MIN_QUOTA_PERIOD_US) {
                         v.add(p + ".cpuMax", "quota must be >= 1000 µs (1 ms)");
                     } else if (quota > CgroupSpec.MAX_BW_US) {

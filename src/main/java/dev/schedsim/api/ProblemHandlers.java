@@ -70,6 +70,19 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         return send(p);
     }
 
+    @ExceptionHandler(NotJsonException.class)
+    ResponseEntity<Object> notJson(NotJsonException e) {
+        return send(problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported media type",
+                e.getMessage()));
+    }
+
+    /** Tomcat could not decode a query parameter (bytes that are not UTF-8, e.g. {@code ?name=%FF%FE}). */
+    @ExceptionHandler(org.apache.tomcat.util.http.InvalidParameterException.class)
+    ResponseEntity<Object> undecodable(org.apache.tomcat.util.http.InvalidParameterException e) {
+        return send(problem(HttpStatus.BAD_REQUEST, "bad-request", "Bad request",
+                "a query parameter is not valid percent-encoded UTF-8"));
+    }
+
     @ExceptionHandler(PayloadTooLargeException.class)
     ResponseEntity<Object> tooLarge(PayloadTooLargeException e) {
         ProblemDetail p = problem(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large", "Request body too large",
@@ -122,8 +135,8 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         String field = ex.getPropertyName() == null ? "$" : ex.getPropertyName();
         ProblemDetail p = problem(HttpStatus.BAD_REQUEST, "validation", "Invalid request",
                 field + ": wrong type");
-        p.setProperty("errors", List.of(new Violation(field, "must be a "
-                + (ex.getRequiredType() == null ? "value" : ex.getRequiredType().getSimpleName()))));
+        p.setProperty("errors", List.of(new Violation(field, "must be "
+                + (ex.getRequiredType() == null ? "a value" : RequestReader.jsonType(ex.getRequiredType())))));
         return send(p, headers);
     }
 

@@ -44,6 +44,10 @@ class RequestReader {
 
     /** The body as UTF-8 text, at most {@code schedsim.max-body-size} bytes. */
     String body(HttpServletRequest request) {
+        String type = request.getContentType();
+        if (type != null && !type.isBlank() && !isJson(type)) {
+            throw new NotJsonException(type.length() > 100 ? type.substring(0, 100) + "..." : type);
+        }
         if (request.getContentLengthLong() > maxBytes) {
             throw new PayloadTooLargeException(maxBytes);
         }
@@ -61,6 +65,15 @@ class RequestReader {
         } catch (IOException e) {
             throw new InvalidRequestException(true, List.of(new Violation("$", "could not read the body")));
         }
+    }
+
+    /**
+     * application/json or any {@code +json} type, parameters (charset) allowed. A request without a Content-Type
+     * is read as JSON: curl and many scripts send none.
+     */
+    static boolean isJson(String contentType) {
+        String t = contentType.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
+        return t.equals("application/json") || (t.startsWith("application/") && t.endsWith("+json"));
     }
 
     /** Parses {@code json} into {@code type}; 400 naming the field on anything that does not fit. */
@@ -105,7 +118,9 @@ class RequestReader {
             return "unknown field" + closest(u.getPropertyName(), u.getKnownPropertyIds());
         }
         if (e instanceof InvalidFormatException f && f.getTargetType() != null) {
-            return "expected " + jsonType(f.getTargetType()) + ", got " + abbreviate(String.valueOf(f.getValue()));
+            Object got = f.getValue();
+            return "expected " + jsonType(f.getTargetType()) + ", got "
+                    + abbreviate(got instanceof String ? "\"" + got + "\"" : String.valueOf(got));
         }
         if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
             return "expected " + jsonType(m.getTargetType());

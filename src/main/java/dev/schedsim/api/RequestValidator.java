@@ -264,7 +264,12 @@ class RequestValidator implements SimulationPlanner {
                 v.add(p, "must be an object with a path");
                 continue;
             }
+            int before = v.size();
             CgroupSpec spec = CgroupRules.parse(c, p, v);
+            if (spec == null && c.path() != null && !v.namesSince(before, p + ".path")) {
+                // Its limits are wrong, its path is not: workloads in it must not get a second, false error.
+                out.paths.addAll(CgroupRules.lineage(c.path()));
+            }
             if (spec != null) {
                 Integer previous = index.putIfAbsent(spec.path(), i);
                 if (previous != null) {

@@ -100,6 +100,9 @@ class SimulationController {
         }
         if (size < 1 || size > 100) {
             v.add("size", "must be in 1..100");
+        } else if ((long) page * size > Integer.MAX_VALUE) {
+            // The offset page x size is an int in the query (Spring Data's PageRequest.getOffset()).
+            v.add("page", "page x size must be at most " + Integer.MAX_VALUE);
         }
         v.throwIfAny();
         return PageView.of(simulations.search(s, name, page, size), SimulationView::summary);

@@ -62,7 +62,10 @@ class Topologies {
             if (p != null) {
                 return new Resolved(p.spec().cpuCount(), p::spec);
             }
-            SavedTopology s = saved.findById(t.preset()).orElse(null);
+            // A saved topology's name matches NAME: anything else (a NUL byte, which PostgreSQL refuses in a
+            // query) is unknown without asking the database.
+            SavedTopology s = RequestValidator.NAME.matcher(t.preset()).matches()
+                    ? saved.findById(t.preset()).orElse(null) : null;
             if (s == null) {
                 v.add(prefix + ".preset", "unknown topology '" + t.preset()
                         + "'; see GET /api/v1/topologies/presets or save one with POST /api/v1/topologies");

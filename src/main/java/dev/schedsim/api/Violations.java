@@ -15,6 +15,16 @@ final class Violations {
         return list.isEmpty();
     }
 
+    /** Whether a violation from index {@code from} on names {@code field}. */
+    boolean namesSince(int from, String field) {
+        for (int i = from; i < list.size(); i++) {
+            if (list.get(i).field().equals(field)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     int size() {
         return list.size();
     }

@@ -115,6 +115,10 @@ class RequestValidationTests {
                         WORKLOADS, "1000"), 422, "topology"),
                 Arguments.of("over the duration limit", request(PRESET, KERNEL, CGROUPS, WORKLOADS, "600001"), 422,
                         "durationMs"),
+                Arguments.of("quota with a sign", cg("[{\"path\": \"/a\", \"cpuMax\": \"-1 100000\"}]"), 400,
+                        "cgroups[0].cpuMax"),
+                Arguments.of("NUL in a preset", request("{\"preset\": \"validation-2c\\u0000\"}", KERNEL, CGROUPS,
+                        WORKLOADS, "1000"), 400, "topology.preset"),
                 Arguments.of("cgroup 33 levels deep", cg("[{\"path\": \"" + "/a".repeat(33) + "\"}]"), 400,
                         "cgroups[0].path"),
                 Arguments.of("cgroup path over PATH_MAX", cg("[{\"path\": \"" + ("/" + "b".repeat(200)).repeat(21)
@@ -170,6 +174,29 @@ class RequestValidationTests {
         problem.path("errors").forEach(e -> fields.add(e.path("field").asString()));
         assertThat(fields).contains("kernel.hz", "kernel.features.NOPE", "cgroups[0].cpuMax", "cgroups[1].path",
                 "workloads[0].cgroup", "workloads[0].threads", "durationMs");
+    }
+
+    @Test
+    void aCgroupWithBadLimitsIsStillKnownToItsWorkloads() throws Exception {
+        // "50ms 100ms" is wrong; that the workload's cgroup /b is unknown would be a second, false error.
+        String body = request(PRESET, KERNEL, "[{\"path\": \"/b\", \"cpuMax\": \"50ms 100ms\"}]",
+                "[{\"name\": \"w\", \"cgroup\": \"/b\", \"type\": \"cpu-bound\"}]", "1000");
+        MvcResult r = mvc.perform(post("/api/v1/simulations").contentType(MediaType.APPLICATION_JSON).content(body))
+                .andReturn();
+        assertThat(r.getResponse().getStatus()).isEqualTo(400);
+        JsonNode problem = JSON.readTree(r.getResponse().getContentAsString());
+        assertThat(problem.path("errors").size()).as(problem.toString()).isEqualTo(1);
+        assertThat(problem.path("errors").get(0).path("field").asString()).isEqualTo("cgroups[0].cpuMax");
+    }
+
+    @Test
+    void aQuotaAloneTakesTheDefaultPeriodAsTheKernelDoes() throws Exception {
+        String body = request(PRESET, KERNEL, "[{\"path\": \"/a\", \"cpuMax\": \"50000\"}]", WORKLOADS, "100");
+        MvcResult r = mvc.perform(post("/api/v1/simulations").contentType(MediaType.APPLICATION_JSON).content(body))
+                .andReturn();
+        assertThat(r.getResponse().getStatus()).as(r.getResponse().getContentAsString()).isEqualTo(202);
+        JsonNode accepted = JSON.readTree(r.getResponse().getContentAsString());
+        assertThat(accepted.path("request").path("cgroups").get(0).path("cpuMax").asString()).isEqualTo("50000");
     }
 
     @Test

@@ -1,0 +1,57 @@
+package dev.schedsim.api;
+
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+import org.apache.catalina.core.StandardHost;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Errors that never reach a controller are problem+json too: the servlet container's error page ({@code /error}:
+ * a TRACE request, an error raised in a filter) replaces Spring Boot's default JSON, and Tomcat's own error
+ * report valve (errors before the servlet: see {@link ProblemErrorReportValve}) its HTML page.
+ */
+@Configuration(proxyBeanMethods = false)
+class ProblemErrorPages {
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReportValve() {
+        return factory -> factory.addContextCustomizers(context -> {
+            if (context.getParent() instanceof StandardHost host) {
+                host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+            }
+        });
+    }
+
+    /** {@code /error}: what the container forwards an error to. */
+    @RestController
+    static class ProblemErrorController implements ErrorController {
+        @RequestMapping("/error")
+        ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
+            Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+            int status = code instanceof Integer i && i >= 400 ? i : 500;
+            HttpStatus s = HttpStatus.resolve(status);
+            HttpStatus known = s == null ? HttpStatus.INTERNAL_SERVER_ERROR : s;
+            String slug = switch (status) {
+                case 400 -> "bad-request";
+                case 404 -> "not-found";
+                case 405 -> "method-not-allowed";
+                default -> status >= 500 ? "internal" : "http-" + status;
+            };
+            ProblemDetail p = ProblemHandlers.problem(known, slug, known.getReasonPhrase(),
+                    status >= 500 ? "an unexpected error occurred; it was logged" : known.getReasonPhrase());
+            if (request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) instanceof String uri) {
+                p.setInstance(java.net.URI.create(uri.replaceAll("[^A-Za-z0-9/._~-]", "")));
+            }
+            return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(p);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.schedsim.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedsim.EndToEnd;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Errors answered before or around Spring's controllers, sent as raw HTTP to the real Tomcat (MockMvc never
+ * reaches it): each is problem+json with a status of its own and no Java names, never Tomcat's HTML page or
+ * Spring Boot's default JSON (issue 19, item 5).
+ */
+class ContainerErrorsTests {
+    private static ConfigurableApplicationContext ctx;
+    private static int port;
+
+    @BeforeAll
+    static void start() {
+        ctx = EndToEnd.start(List.of("spring.datasource.url=jdbc:h2:mem:container-errors;DB_CLOSE_DELAY=-1",
+                "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.warmup=0s"));
+        port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
+    }
+
+    @AfterAll
+    static void stop() {
+        ctx.close();
+    }
+
+    static final String BODY = "{\"topology\":{\"preset\":\"validation-2c\"},\"workloads\":[{\"name\":\"w\","
+            + "\"type\":\"cpu-bound\"}],\"durationMs\":10}";
+
+    static Stream<Arguments> requests() {
+        String a = "a".repeat(20_000);
+        return Stream.of(
+                Arguments.of("URL over the limit", "GET /api/v1/simulations/" + a + " HTTP/1.1\r\n\r\n", 400),
+                Arguments.of("header over the limit", "GET /api/v1/simulations HTTP/1.1\r\nX-Big: " + a + "\r\n\r\n",
+                        400),
+                Arguments.of("NUL in the path", "GET /api/v1/simulations/%00 HTTP/1.1\r\n\r\n", 400),
+                Arguments.of("encoded slash in the path", "GET /api/v1/simulations/a%2Fb HTTP/1.1\r\n\r\n", 400),
+                Arguments.of("TRACE", "TRACE /api/v1/simulations HTTP/1.1\r\n\r\n", 405),
+                Arguments.of("malformed chunk", "POST /api/v1/simulations HTTP/1.1\r\nContent-Type: application/json"
+                        + "\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n", 400),
+                Arguments.of("a body that is not JSON", "POST /api/v1/simulations HTTP/1.1\r\nContent-Type: text/plain"
+                        + "\r\nContent-Length: " + BODY.length() + "\r\n\r\n" + BODY, 415),
+                Arguments.of("query bytes that are not UTF-8", "GET /api/v1/simulations?name=%FF%FE HTTP/1.1\r\n\r\n",
+                        400),
+                Arguments.of("page offset beyond an int", "GET /api/v1/simulations?page=2147483647&size=100 HTTP/1.1"
+                        + "\r\n\r\n", 400));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("requests")
+    void answeredAsAProblem(String label, String request, int status) throws IOException {
+        String response = send(request.replaceFirst("\r\n", "\r\nHost: localhost\r\nConnection: close\r\n"));
+        assertThat(response).as(label).startsWith("HTTP/1.1 " + status);
+        String head = response.substring(0, Math.max(0, response.indexOf("\r\n\r\n"))).toLowerCase();
+        assertThat(head).as(label + ": " + response).contains("content-type: application/problem+json");
+        assertThat(response).as(label).contains("\"status\":" + status).contains("https://schedsim.dev/problems/")
+                .doesNotContain("<html").doesNotContain("Exception").doesNotContain("org.apache")
+                .doesNotContain("java.");
+    }
+
+    private static String send(String request) throws IOException {
+        try (Socket s = new Socket("localhost", port)) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            byte[] buf = new byte[8192];
+            try {
+                int n;
+                while ((n = in.read(buf)) != -1) {
+                    got.write(buf, 0, n);
+                }
+            } catch (SocketTimeoutException | java.net.SocketException e) {
+                // What arrived is the answer (Tomcat may reset after a bad request).
+            }
+            return got.toString(StandardCharsets.UTF_8);
+        }
+    }
+}
