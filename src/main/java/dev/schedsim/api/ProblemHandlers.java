@@ -123,6 +123,16 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception e) {
+        if (dev.schedsim.simulation.DatabaseOutage.isOutage(e)) {
+            // The database is away (spring.datasource.hikari.connection-timeout bounds the wait): fail fast and
+            // say when to come back; nothing the client sent was wrong.
+            log.warn("request failed, the database is unavailable: {}", e.toString());
+            HttpHeaders h = new HttpHeaders();
+            h.set(HttpHeaders.RETRY_AFTER, "5");
+            return send(problem(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
+                    "the service's database is not reachable right now; retry later (a submission with an"
+                            + " Idempotency-Key is safe to retry)"), h);
+        }
         log.error("unexpected error", e);
         return send(problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "Internal error",
                 "an unexpected error occurred; it was logged"));

@@ -21,7 +21,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Runs a claimed batch (runs of one variant) through the engine, one run after another, and hands the finished
  * ones to {@link SimulationCompletion} together. A run interrupted by shutdown goes back to QUEUED; a failed run
  * fails its simulation; when the batch runs past twice {@code schedsim.claim-batch} (the estimate was wrong), at
- * shutdown, or after a cancel or failure, the runs not started go back to the queue.
+ * shutdown, or after a cancel or failure, the runs not started go back to the queue. The database being away is
+ * never a run's failure ({@link DatabaseOutage}): results and state changes wait for it and are then written; a
+ * run it broke off goes back to the queue.
  */
 @Component
 class BatchRunner {
@@ -54,6 +56,14 @@ class BatchRunner {
      * once per {@code schedsim.progress-interval} if it runs longer); then gives back the runs not started.
      */
     void run(SimulationQueue.Batch batch, String worker, BooleanSupplier stopping) {
+        run(batch, worker, stopping, stopping);
+    }
+
+    /**
+     * As {@link #run(SimulationQueue.Batch, String, BooleanSupplier)}, at a graceful stop: once {@code draining}
+     * no further run of the batch starts; once {@code stopping} the running one is interrupted and requeued.
+     */
+    void run(SimulationQueue.Batch batch, String worker, BooleanSupplier draining, BooleanSupplier stopping) {
         List<SimulationQueue.Claim> claims = batch.runs();
         List<AtomicBoolean> flags = new ArrayList<>(claims.size());
         for (SimulationQueue.Claim claim : claims) {
@@ -65,7 +75,7 @@ class BatchRunner {
             long start = System.nanoTime();
             long stored = start;
             while (next < claims.size()) {
-                if (next > 0 && (stopping.getAsBoolean()
+                if (next > 0 && (draining.getAsBoolean()
                         || System.nanoTime() - start > 2 * properties.claimBatch().toNanos())) {
                     break;
                 }
@@ -78,14 +88,18 @@ class BatchRunner {
                 }
                 finished.add(f);
                 if (System.nanoTime() - stored >= properties.progressInterval().toNanos()) {
-                    completion.store(batch, finished, worker);
+                    DatabaseOutage.retry("store runs of " + batch.simulationId(),
+                            () -> completion.store(batch, finished, worker), stopping);
                     stored = System.nanoTime();
                 }
             }
         } finally {
             try {
-                completion.store(batch, finished, worker);
-                giveBack(batch.simulationId(), claims.subList(next, claims.size()), worker, stopping);
+                DatabaseOutage.retry("store runs of " + batch.simulationId(),
+                        () -> completion.store(batch, finished, worker), stopping);
+                List<SimulationQueue.Claim> rest = claims.subList(next, claims.size());
+                DatabaseOutage.retry("give back runs of " + batch.simulationId(),
+                        () -> giveBack(batch.simulationId(), rest, worker, draining), stopping);
             } finally {
                 for (SimulationQueue.Claim claim : claims) {
                     queue.ended(claim.runId());
@@ -125,15 +139,15 @@ class BatchRunner {
             Report report = Engine.run(variant.spec(), seed, plan.eventBudget(), control);
             String reportJson = JSON.writeValueAsString(report);
             if (plan.runs() == 1) {
-                completion.finishOnlyRun(claim, worker, plan, report, reportJson, startedAt);
+                DatabaseOutage.retry("store run " + claim.runId(),
+                        () -> completion.finishOnlyRun(claim, worker, plan, report, reportJson, startedAt), stopping);
                 return null;
             }
             sizer.ran(id, v, System.nanoTime() - t0); // (a simulation of one run is never batched)
             return new SimulationCompletion.Finished(claim, report, reportJson, startedAt);
         } catch (RunCancelledException e) {
             if (stopping.getAsBoolean() && !cancelled.get()) {
-                runs.requeueOwn(claim.runId(), worker);
-                simulations.requeueIfIdle(id);
+                requeue(claim, worker, stopping);
                 log.info("run {} requeued at shutdown", claim.runId());
             }
             // Otherwise cancelled: whoever cancelled recorded the state.
@@ -142,16 +156,36 @@ class BatchRunner {
                     e.getMessage() + "; simulate less time, fewer threads or a smaller machine");
             error.put("limit", "schedsim.limits.max-events");
             error.put("value", e.budget());
-            completion.fail(claim, worker, error, control, startedAt);
+            RunHeartbeat c = control;
+            DatabaseOutage.retry("fail run " + claim.runId(), () -> completion.fail(claim, worker, error, c,
+                    startedAt), stopping);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            if (DatabaseOutage.isOutage(e)) {
+                // Not the run's failure: the database went away while the run was being handled.
+                log.warn("run {} given back: the database is unavailable ({})", claim.runId(),
+                        DatabaseOutage.rootMessage(e));
+                requeue(claim, worker, stopping);
+                return null;
+            }
             log.warn("run {} failed", claim.runId(), e);
             // The client sees no exception class, message or SQL (they name internals and can be megabytes
             // long); the log has them under the run's id.
-            completion.fail(claim, worker, Problems.problem("simulation-failed", "Simulation failed", 500,
+            ObjectNode error = Problems.problem("simulation-failed", "Simulation failed", 500,
                     "run " + claim.runId() + " failed inside SchedSim (a defect, not a problem of the request);"
-                            + " the service log has the details under the run's id"), control, startedAt);
+                            + " the service log has the details under the run's id");
+            RunHeartbeat c = control;
+            DatabaseOutage.retry("fail run " + claim.runId(), () -> completion.fail(claim, worker, error, c,
+                    startedAt), stopping);
         }
         return null;
+    }
+
+    /** The run goes back to the queue (if still this worker's), written when the database is there. */
+    private void requeue(SimulationQueue.Claim claim, String worker, BooleanSupplier stopping) {
+        DatabaseOutage.retry("requeue run " + claim.runId(), () -> {
+            runs.requeueOwn(claim.runId(), worker);
+            simulations.requeueIfIdle(claim.simulationId());
+        }, stopping);
     }
 
     /** Runs of a batch the worker did not start go back to the queue (those still its own). */

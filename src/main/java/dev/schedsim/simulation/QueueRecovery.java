@@ -13,7 +13,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Gives back what dead workers left: at start-up, the runs a previous process of this instance left RUNNING (with
  * {@code requeue-all-on-startup}, every one; else those whose heartbeat is stale), and periodically on any live
  * instance the runs whose heartbeat is older than {@code schedsim.recovery.heartbeat-timeout}; rows written
- * before runs existed get their runs.
+ * before runs existed get their runs. After a database outage seen here the periodic requeue waits one heartbeat
+ * timeout: every heartbeat is stale then because nobody could write one, not because the workers died.
  */
 @Component
 class QueueRecovery {
@@ -44,9 +45,21 @@ class QueueRecovery {
         return requeue(staleBefore);
     }
 
+    private volatile Instant lastOutage = Instant.MIN;
+
+    /** The database was found unavailable now (by the reaper or a worker). */
+    void outage() {
+        lastOutage = clock.instant();
+    }
+
     /** Periodic: requeues runs whose worker died (heartbeat older than the timeout), on whatever instance. */
     int reap() {
-        return requeue(clock.instant().minus(properties.recovery().heartbeatTimeout()));
+        Instant now = clock.instant();
+        java.time.Duration timeout = properties.recovery().heartbeatTimeout();
+        if (lastOutage.isAfter(now.minus(timeout))) {
+            return 0; // the workers' heartbeats resume once the database is back; give them a timeout to
+        }
+        return requeue(now.minus(timeout));
     }
 
     /** Simulations whose runs all ended but that nobody settled (see {@link SimulationCompletion#settle}). */
@@ -82,10 +95,13 @@ class QueueRecovery {
         } catch (DataIntegrityViolationException e) {
             return false;
         } catch (RuntimeException e) {
+            if (DatabaseOutage.isOutage(e)) {
+                throw e; // not the request's fault: try again on the next round
+            }
             // An unreadable legacy request: fail it rather than retry it forever.
             log.warn("simulation {} cannot be planned: {}", id, e.toString());
-            simulations.finish(id, SimulationStatus.FAILED, 0, Problems.json(
-                    "simulation-failed", "Simulation failed", 500, e.toString()), 0, clock.instant());
+            simulations.finish(id, SimulationStatus.FAILED, 0, Problems.json("simulation-failed",
+                    "Simulation failed", 500, "the stored request can no longer be planned"), 0, clock.instant());
             return false;
         }
     }

@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * away from this worker after a missed heartbeat; the run then stops. So a cancel reaches a running engine on
  * any instance within about {@code intervalMs}. The simulation row's progress (mean of its runs) is refreshed
  * with each heartbeat, and so is the heartbeat of the other runs the worker holds in the same batch ({@code held}:
- * claimed and not started, or finished and not stored yet), so that no reaper requeues them while it works.
+ * claimed and not started, or finished and not stored yet), so that no reaper requeues them while it works. A
+ * heartbeat the database is not there to take is skipped ({@link DatabaseOutage}), never the run's failure.
  */
 final class RunHeartbeat implements RunControl {
     private final SimulationRuns runs;
@@ -32,6 +33,8 @@ final class RunHeartbeat implements RunControl {
     private long simulatedUs;
     private long events;
     private long lastWriteMs;
+    private boolean outageLogged;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RunHeartbeat.class);
 
     RunHeartbeat(SimulationRuns runs, SimulationJobs simulations, String runId, String simulationId, String worker,
                  Clock clock, long intervalMs, AtomicBoolean cancelled, BooleanSupplier stopping, long durationUs,
@@ -66,18 +69,37 @@ final class RunHeartbeat implements RunControl {
         long now = clock.millis();
         if (now - lastWriteMs >= intervalMs) {
             lastWriteMs = now;
-            Instant at = clock.instant();
-            if (runs.heartbeat(runId, worker, fraction(), events, at) == 0) {
-                cancelled.set(true);
-            } else {
-                List<String> others = held.get();
-                if (!others.isEmpty()) {
-                    runs.heartbeatHeld(others, worker, at);
+            try {
+                beat();
+            } catch (RuntimeException e) {
+                if (!DatabaseOutage.isOutage(e)) {
+                    throw e;
                 }
-                simulations.aggregate(simulationId, at);
+                // The database is away: the engine goes on and the next interval tries again. (Away longer than
+                // the heartbeat timeout, another instance may requeue the run; the next beat then finds no row.)
+                if (!outageLogged) {
+                    log.warn("run {}: heartbeat not written, the database is unavailable ({})", runId,
+                            DatabaseOutage.rootMessage(e));
+                    outageLogged = true;
+                }
+                return cancelled.get();
             }
+            outageLogged = false;
         }
         return cancelled.get();
+    }
+
+    private void beat() {
+        Instant at = clock.instant();
+        if (runs.heartbeat(runId, worker, fraction(), events, at) == 0) {
+            cancelled.set(true);
+        } else {
+            List<String> others = held.get();
+            if (!others.isEmpty()) {
+                runs.heartbeatHeld(others, worker, at);
+            }
+            simulations.aggregate(simulationId, at);
+        }
     }
 
     @Override

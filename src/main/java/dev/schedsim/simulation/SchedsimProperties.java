@@ -20,11 +20,13 @@ import org.springframework.util.unit.DataSize;
  * @param claimBatch   about how much work a worker claims at once: runs of one variant of a simulation, as many
  *                     as fit in this time by the variant's previous run on this instance, at most 32 (default
  *                     100 ms; 0 claims one run at a time)
+ * @param shutdownGrace how long a graceful stop lets running runs finish (no new run starts) before it interrupts
+ *                      them and requeues them (default 10 s; 0 interrupts at once)
  */
 @ConfigurationProperties("schedsim")
 public record SchedsimProperties(Integer workers, Duration pollInterval, Duration progressInterval, Long maxQueued,
                                  DataSize maxBodySize, Recovery recovery, Duration warmup,
-                                 Duration claimBatch) {
+                                 Duration claimBatch, Duration shutdownGrace) {
 
     /**
      * @param requeueAllOnStartup single instance: every RUNNING row belongs to a dead process
@@ -43,6 +45,7 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(1) : maxBodySize;
         warmup = warmup == null ? Duration.ofSeconds(15) : warmup;
         claimBatch = claimBatch == null ? Duration.ofMillis(100) : claimBatch;
+        shutdownGrace = shutdownGrace == null ? Duration.ofSeconds(10) : shutdownGrace;
         if (recovery == null) {
             recovery = new Recovery(true, Duration.ofSeconds(30));
         } else {

@@ -18,8 +18,9 @@ import org.springframework.stereotype.Component;
  * oldest queued run, with the next runs of its variant when they are short ({@code schedsim.claim-batch}), and
  * runs them; an idle worker polls every {@code schedsim.poll-interval}. On start the runs a
  * dead process left RUNNING are requeued; while running, a reaper requeues runs whose heartbeat went stale
- * (another instance died); on stop the running engines are interrupted through their {@link RunHeartbeat} and
- * their runs requeued, so a restart loses nothing.
+ * (another instance died); on stop no new run starts, the running ones may finish within
+ * {@code schedsim.shutdown-grace}, then the rest are interrupted through their {@link RunHeartbeat} and requeued,
+ * so a restart loses nothing.
  */
 @Component
 class SimulationWorkers implements SmartLifecycle {
@@ -33,6 +34,9 @@ class SimulationWorkers implements SmartLifecycle {
     private final WarmupRehearsal rehearsal;
     private final SchedsimProperties properties;
     private final String instance;
+    /** A stop began: no new run starts. */
+    private final AtomicBoolean draining = new AtomicBoolean();
+    /** The grace is over: running engines are interrupted and their runs requeued. */
     private final AtomicBoolean stopping = new AtomicBoolean();
     private volatile ExecutorService pool;
     private volatile ScheduledExecutorService reaper;
@@ -59,6 +63,7 @@ class SimulationWorkers implements SmartLifecycle {
         recovery.recover();
         recovery.unsettled(true).forEach(completion::settle);
         stopping.set(false);
+        draining.set(false);
         int n = properties.workers();
         pool = Executors.newFixedThreadPool(n, r -> {
             Thread t = new Thread(r);
@@ -88,6 +93,9 @@ class SimulationWorkers implements SmartLifecycle {
                     completion.settle(id);
                 }
             } catch (RuntimeException e) {
+                if (DatabaseOutage.isOutage(e)) {
+                    recovery.outage();
+                }
                 log.warn("reaper failed: {}", e.toString());
             }
         }, periodMs, periodMs, TimeUnit.MILLISECONDS);
@@ -97,18 +105,21 @@ class SimulationWorkers implements SmartLifecycle {
     /** A worker: claim a batch and run it; when nothing is queued, warm the JIT (worker 0, after a start) or wait. */
     private void loop(String worker, EngineWarmup warmup) {
         long pollMs = properties.pollInterval().toMillis();
-        while (!stopping.get()) {
+        while (!draining.get()) {
             try {
                 var claimed = queue.claim(worker, sizer);
                 if (claimed.isPresent()) {
-                    runner.run(claimed.get(), worker, stopping::get);
+                    runner.run(claimed.get(), worker, draining::get, stopping::get);
                     continue;
                 }
-                if (warmup != null && warmup.step(stopping::get)) {
+                if (warmup != null && warmup.step(draining::get)) {
                     continue;
                 }
             } catch (RuntimeException e) {
                 // The database may be briefly unavailable; keep the worker alive.
+                if (DatabaseOutage.isOutage(e)) {
+                    recovery.outage();
+                }
                 log.warn("worker {} failed to poll: {}", worker, e.toString());
             }
             try {
@@ -126,14 +137,20 @@ class SimulationWorkers implements SmartLifecycle {
         if (p == null) {
             return;
         }
-        stopping.set(true);
+        draining.set(true);
         reaper.shutdownNow();
         p.shutdown();
         try {
+            long graceMs = properties.shutdownGrace().toMillis();
+            if (graceMs > 0 && !p.awaitTermination(graceMs, TimeUnit.MILLISECONDS)) {
+                log.info("runs still running after the shutdown grace of {} ms: interrupted and requeued", graceMs);
+            }
+            stopping.set(true);
             if (!p.awaitTermination(15, TimeUnit.SECONDS)) {
                 p.shutdownNow();
             }
         } catch (InterruptedException e) {
+            stopping.set(true);
             p.shutdownNow();
             Thread.currentThread().interrupt();
         }
