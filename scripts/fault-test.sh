@@ -9,6 +9,9 @@
 #  2. SIGTERM, on each database kind (H2 file, PostgreSQL): a running simulation and queued ones; the instance
 #     stops gracefully (schedsim.shutdown-grace=2s: the run does not finish in it and is requeued), requests
 #     during the stop get no 500, and after a restart everything SUCCEEDS.
+#  3. H2 on a small tmpfs (needs mount): the disk is filled, submissions are refused (503, no 500) and readiness
+#     says DOWN; the filler is removed, and without a restart readiness is UP again, submissions are accepted and
+#     every simulation SUCCEEDS.
 # Bounded: fails after FT_TIMEOUT seconds (default 600). Cleans up its processes and database on exit, and
 # leaves PostgreSQL running.
 set -euo pipefail
@@ -31,10 +34,12 @@ pg_start() {
   for _ in $(seq 1 60); do pg_isready -q && return 0; sleep 0.5; done
   return 1
 }
+MOUNTED=""
 cleanup() {
   local pid
   for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  [[ -n "$MOUNTED" ]] && umount "$MOUNTED" 2>/dev/null || true
   pg_isready -q || pg_start || true
   psql -q -d postgres -c "drop database if exists $DB" >/dev/null 2>&1 || true
   rm -rf "$WORK"
@@ -52,6 +57,8 @@ fail() {
   done
   exit 1
 }
+# The instances are not this shell's children (started in a command substitution): wait for them by pid.
+await_exit() { for _ in $(seq 1 600); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done; return 1; }
 check_time() { (( $(date +%s) - START < TIMEOUT )) || fail "not done within ${TIMEOUT}s"; }
 
 [[ -n "$CLUSTER" ]] && command -v pg_ctlcluster >/dev/null || fail "needs a local PostgreSQL cluster (pg_ctlcluster)"
@@ -81,6 +88,8 @@ LONG='{"name":"long","topology":{"preset":"validation-2c"},"workloads":[{"name":
 status_counts() { psql -d "$1" -Atc "select status || ':' || count(*) from simulation group by status order by 1" \
   | tr '\n' ' '; }
 
+# FT_ONLY=disk runs part 3 alone.
+if [[ "${FT_ONLY:-}" != disk ]]; then
 # ---------------------------------------------------------------- 1. PostgreSQL outages under two instances
 psql -q -d postgres -c "drop database if exists $DB" >/dev/null
 psql -q -d postgres -c "create database $DB" >/dev/null
@@ -164,7 +173,7 @@ done <"$WORK/ids"
 restarts=$(psql -d "$DB" -Atc "select coalesce(sum(attempts - 1), 0) from simulation_run")
 echo "postgres outages: all $total simulations SUCCEEDED once ($probes accepted during the outages);" \
   "$restarts run restart(s)"
-kill "$PID_A" "$PID_B"; wait "$PID_A" "$PID_B" 2>/dev/null || true
+kill "$PID_A" "$PID_B"; await_exit "$PID_A"; await_exit "$PID_B"
 
 # ---------------------------------------------------------------- 2. SIGTERM on H2 and on PostgreSQL
 sigterm_round() { # kind extra-args…
@@ -189,7 +198,7 @@ sigterm_round() { # kind extra-args…
   ) >"$WORK/term-clients" 2>/dev/null &
   local clients=$!
   kill -TERM "$pid"
-  wait "$pid" 2>/dev/null || true
+  await_exit "$pid" || fail "$kind: the instance did not stop within 60 s of SIGTERM"
   wait "$clients" 2>/dev/null || true
   stopcodes=$(sort "$WORK/term-clients" | uniq -c | sed 's/^ *//' | tr '\n' ';')
   grep -q '^500' "$WORK/term-clients" && fail "$kind: a request got 500 during the stop ($stopcodes)"
@@ -214,10 +223,74 @@ sigterm_round() { # kind extra-args…
   done <"$WORK/term-ids"
   echo "SIGTERM on $kind: requests during the stop $stopcodes the running run requeued, all queued ones" \
     "SUCCEEDED after the restart"
-  kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+  kill -9 "$pid" 2>/dev/null || true; await_exit "$pid"
 }
 sigterm_round h2 --spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim$(h2_options)"
 psql -q -d postgres -c "drop database if exists $DB" >/dev/null
 psql -q -d postgres -c "create database $DB" >/dev/null
 sigterm_round postgres "${PG_ARGS[@]}"
+fi
+
+# ---------------------------------------------------------------- 3. H2 on a full disk, then room again
+readiness() { curl -s -m 5 "http://127.0.0.1:$1/actuator/health/readiness" | jq -r .status 2>/dev/null || echo none; }
+disk_round() {
+  local dir="$WORK/tmpfs" port pid code id r codes
+  mkdir -p "$dir"
+  if ! mount -t tmpfs -o size=64m tmpfs "$dir" 2>/dev/null; then
+    echo "H2 full disk: skipped (no tmpfs can be mounted here)"
+    return 0
+  fi
+  MOUNTED=$dir
+  port=$(free_port)
+  pid=$(start_instance disk "$port" --schedsim.workers=1 \
+    --spring.datasource.url="jdbc:h2:file:$dir/schedsim$(h2_options)"); PIDS+=("$pid")
+  await_up "$port" 120 "$pid" || fail "the H2 instance on the tmpfs did not start"
+  : >"$WORK/disk-ids"
+  for n in 1 2 3; do
+    read -r code id <<<"$(post "$port" "$(small "d$n" "$n")")"; [[ "$code" == 202 ]] || fail "disk: not accepted ($code)"
+    echo "$id" >>"$WORK/disk-ids"
+  done
+  dd if=/dev/zero of="$dir/filler" bs=1M >/dev/null 2>&1 || true
+  codes=""
+  for n in $(seq 1 10); do
+    read -r code id <<<"$(post "$port" "$(small "full$n" "$n")")"
+    codes="$codes $code"
+    [[ "$code" == 202 ]] && echo "$id" >>"$WORK/disk-ids"
+    sleep 0.3
+  done
+  r=$(readiness "$port")
+  [[ "$codes" == *500* ]] && fail "disk: a submission got 500 on the full disk:$codes"
+  [[ "$codes" == *503* ]] || fail "disk: the full disk was not noticed (submissions:$codes)"
+  local full_state=$r
+  [[ "$full_state" == DOWN ]] || fail "disk: readiness said $full_state on the full disk"
+  rm -f "$dir/filler"
+  local t0 up_ms=""
+  t0=$(date +%s%N)
+  for _ in $(seq 1 120); do
+    [[ "$(readiness "$port")" == UP ]] && { up_ms=$((($(date +%s%N) - t0) / 1000000)); break; }
+    sleep 0.25
+  done
+  [[ -n "$up_ms" ]] || fail "disk: readiness did not come back after the disk had room again"
+  for _ in $(seq 1 20); do
+    read -r code id <<<"$(post "$port" "$(small after 9)")"
+    [[ "$code" == 202 ]] && break
+    sleep 0.5
+  done
+  [[ "$code" == 202 ]] || fail "disk: a submission is still refused 10 s after readiness said UP ($code)"
+  echo "$id" >>"$WORK/disk-ids"
+  local s
+  while read -r id; do
+    for _ in $(seq 1 120); do
+      s=$(curl -fsS "http://127.0.0.1:$port/api/v1/simulations/$id" | jq -r .status)
+      [[ "$s" == SUCCEEDED ]] && break
+      sleep 0.5
+    done
+    [[ "$s" == SUCCEEDED ]] || fail "disk: simulation $id is $s after the disk had room again"
+  done <"$WORK/disk-ids"
+  echo "H2 full disk: submissions on the full disk:$codes; readiness $full_state; UP ${up_ms} ms after the" \
+    "filler went, without a restart; all $(wc -l <"$WORK/disk-ids") accepted simulations SUCCEEDED"
+  kill -9 "$pid" 2>/dev/null || true; await_exit "$pid"
+  umount "$dir" && MOUNTED=""
+}
+disk_round
 echo "fault-test: passed in $(( $(date +%s) - START ))s"

@@ -25,8 +25,13 @@ import org.springframework.stereotype.Component;
 public class Durability {
     private static final Logger log = LoggerFactory.getLogger(Durability.class);
 
+    /** H2's ADMIN_RIGHTS_REQUIRED. */
+    private static final int ADMIN_RIGHTS_REQUIRED = 90040;
+
     private final DataSource dataSource;
     private volatile boolean h2File;
+    /** The last CHECKPOINT failed: the file cannot be written (readiness says so until one succeeds). */
+    private volatile boolean writeFailed;
 
     Durability(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -44,6 +49,11 @@ public class Durability {
         return h2File;
     }
 
+    /** False after a CHECKPOINT failed, until one succeeds again. */
+    public boolean writable() {
+        return !writeFailed;
+    }
+
     /** Every change committed so far is on disk when this returns (H2's CHECKPOINT; nothing on PostgreSQL). */
     public void flush() {
         if (!h2File) {
@@ -51,11 +61,21 @@ public class Durability {
         }
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             s.execute("CHECKPOINT");
+            writeFailed = false;
         } catch (SQLException e) {
-            // CHECKPOINT needs an administrator; a database opened as another user commits in the background.
-            log.warn("CHECKPOINT failed ({}); acknowledged writes are durable within H2's write delay only", e
-                    .getMessage());
-            h2File = false;
+            if (e.getErrorCode() == ADMIN_RIGHTS_REQUIRED) {
+                // CHECKPOINT needs an administrator; a database opened as another user commits in the background.
+                log.warn("CHECKPOINT not allowed ({}); acknowledged writes are durable within H2's write delay only",
+                        e.getMessage());
+                h2File = false;
+                return;
+            }
+            // The write did not reach the disk (it is full, or the file failed): the client must not be told it
+            // did. The caller answers 503; H2 closes itself after such an error and the pool opens it again
+            // (H2BrokenConnections) once the disk has room.
+            writeFailed = true;
+            throw new org.springframework.dao.DataAccessResourceFailureException(
+                    "the database could not write its file: " + e.getMessage(), e);
         }
     }
 }
