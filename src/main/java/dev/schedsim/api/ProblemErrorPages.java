@@ -23,12 +23,24 @@ import org.springframework.web.bind.annotation.RestController;
 @Configuration(proxyBeanMethods = false)
 class ProblemErrorPages {
     @Bean
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReportValve() {
-        return factory -> factory.addContextCustomizers(context -> {
-            if (context.getParent() instanceof StandardHost host) {
-                host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
-            }
-        });
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReportValve(
+            dev.schedsim.simulation.SchedsimProperties properties) {
+        int bodyTimeoutMs = (int) Math.min(Integer.MAX_VALUE, properties.bodyTimeout().toMillis());
+        return factory -> {
+            factory.addContextCustomizers(context -> {
+                if (context.getParent() instanceof StandardHost host) {
+                    host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+                }
+            });
+            // A body read waits at most schedsim.body-timeout (Tomcat's default keeps the connection timeout,
+            // 60 s, for every read of a slow upload).
+            factory.addConnectorCustomizers(connector -> {
+                if (connector.getProtocolHandler() instanceof org.apache.coyote.http11.AbstractHttp11Protocol<?> p) {
+                    p.setDisableUploadTimeout(false);
+                    p.setConnectionUploadTimeout(bodyTimeoutMs);
+                }
+            });
+        };
     }
 
     /** {@code /error}: what the container forwards an error to. */
@@ -44,10 +56,13 @@ class ProblemErrorPages {
                 case 400 -> "bad-request";
                 case 404 -> "not-found";
                 case 405 -> "method-not-allowed";
+                case 408 -> "request-timeout";
                 default -> status >= 500 ? "internal" : "http-" + status;
             };
-            ProblemDetail p = ProblemHandlers.problem(known, slug, known.getReasonPhrase(),
-                    status >= 500 ? "an unexpected error occurred; it was logged" : known.getReasonPhrase());
+            String detail = status >= 500 ? "an unexpected error occurred; it was logged"
+                    : status == 408 ? "the request did not arrive in time (its body: schedsim.body-timeout)"
+                    : known.getReasonPhrase();
+            ProblemDetail p = ProblemHandlers.problem(known, slug, known.getReasonPhrase(), detail);
             if (request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI) instanceof String uri) {
                 p.setInstance(java.net.URI.create(uri.replaceAll("[^A-Za-z0-9/._~-]", "")));
             }

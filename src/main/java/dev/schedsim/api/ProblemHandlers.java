@@ -70,6 +70,13 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         return send(p);
     }
 
+    @ExceptionHandler(RequestTimeoutException.class)
+    ResponseEntity<Object> bodyTimeout(RequestTimeoutException e) {
+        HttpHeaders h = new HttpHeaders();
+        h.set(HttpHeaders.CONNECTION, "close");
+        return send(problem(HttpStatus.REQUEST_TIMEOUT, "request-timeout", "Request timeout", e.getMessage()), h);
+    }
+
     @ExceptionHandler(NotJsonException.class)
     ResponseEntity<Object> notJson(NotJsonException e) {
         return send(problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported media type",

@@ -33,9 +33,11 @@ class RequestReader {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
     private final long maxBytes;
+    private final long bodyTimeoutNs;
 
     RequestReader(SchedsimProperties properties) {
         this.maxBytes = properties.maxBodySize().toBytes();
+        this.bodyTimeoutNs = properties.bodyTimeout().toNanos();
     }
 
     JsonMapper mapper() {
@@ -51,18 +53,29 @@ class RequestReader {
         if (request.getContentLengthLong() > maxBytes) {
             throw new PayloadTooLargeException(maxBytes);
         }
+        long start = System.nanoTime();
         try (InputStream in = request.getInputStream()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             byte[] buf = new byte[8192];
             int n;
+            // Each read waits at most the body timeout (Tomcat's upload timeout, ProblemErrorPages); the whole
+            // body too, so that a client trickling a byte at a time cannot hold a request thread for long.
             while ((n = in.read(buf)) != -1) {
                 out.write(buf, 0, n);
                 if (out.size() > maxBytes) {
                     throw new PayloadTooLargeException(maxBytes);
                 }
+                if (System.nanoTime() - start > bodyTimeoutNs) {
+                    throw new RequestTimeoutException(bodyTimeoutNs / 1_000_000);
+                }
             }
             return out.toString(StandardCharsets.UTF_8);
+        } catch (java.net.SocketTimeoutException e) {
+            throw new RequestTimeoutException(bodyTimeoutNs / 1_000_000);
         } catch (IOException e) {
+            if (System.nanoTime() - start > bodyTimeoutNs) {
+                throw new RequestTimeoutException(bodyTimeoutNs / 1_000_000);
+            }
             throw new InvalidRequestException(true, List.of(new Violation("$", "could not read the body")));
         }
     }

@@ -22,11 +22,13 @@ import org.springframework.util.unit.DataSize;
  *                     100 ms; 0 claims one run at a time)
  * @param shutdownGrace how long a graceful stop lets running runs finish (no new run starts) before it interrupts
  *                      them and requeues them (default 10 s; 0 interrupts at once)
+ * @param bodyTimeout  how long a request body may take to arrive, in all (and between two reads); beyond it 408,
+ *                     so that slow clients cannot hold the request threads (default 10 s)
  */
 @ConfigurationProperties("schedsim")
 public record SchedsimProperties(Integer workers, Duration pollInterval, Duration progressInterval, Long maxQueued,
                                  DataSize maxBodySize, Recovery recovery, Duration warmup,
-                                 Duration claimBatch, Duration shutdownGrace) {
+                                 Duration claimBatch, Duration shutdownGrace, Duration bodyTimeout) {
 
     /**
      * @param requeueAllOnStartup single instance: every RUNNING row belongs to a dead process
@@ -46,6 +48,7 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         warmup = warmup == null ? Duration.ofSeconds(15) : warmup;
         claimBatch = claimBatch == null ? Duration.ofMillis(100) : claimBatch;
         shutdownGrace = shutdownGrace == null ? Duration.ofSeconds(10) : shutdownGrace;
+        bodyTimeout = bodyTimeout == null ? Duration.ofSeconds(10) : bodyTimeout;
         if (recovery == null) {
             recovery = new Recovery(true, Duration.ofSeconds(30));
         } else {

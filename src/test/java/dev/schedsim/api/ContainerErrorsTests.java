@@ -32,7 +32,8 @@ class ContainerErrorsTests {
     @BeforeAll
     static void start() {
         ctx = EndToEnd.start(List.of("spring.datasource.url=jdbc:h2:mem:container-errors;DB_CLOSE_DELAY=-1",
-                "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.warmup=0s"));
+                "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.warmup=0s",
+                "schedsim.body-timeout=1s"));
         port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
     }
 
@@ -73,6 +74,20 @@ class ContainerErrorsTests {
         assertThat(response).as(label).contains("\"status\":" + status).contains("https://schedsim.dev/problems/")
                 .doesNotContain("<html").doesNotContain("Exception").doesNotContain("org.apache")
                 .doesNotContain("java.");
+    }
+
+    /**
+     * A client that sends its headers and then trickles its body (slowloris): answered 408 once the body timeout
+     * is over, instead of holding a request thread until it is done.
+     */
+    @org.junit.jupiter.api.Test
+    void aBodyThatDoesNotArriveIsAnsweredRequestTimeout() throws IOException {
+        String head = "POST /api/v1/simulations HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 1000\r\nConnection: close\r\n\r\n{\"name\":";
+        String response = send(head);
+        assertThat(response).startsWith("HTTP/1.1 408");
+        assertThat(response.toLowerCase()).contains("content-type: application/problem+json");
+        assertThat(response).contains("https://schedsim.dev/problems/request-timeout").contains("schedsim.body-timeout");
     }
 
     private static String send(String request) throws IOException {
