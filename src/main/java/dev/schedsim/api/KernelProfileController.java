@@ -22,7 +22,7 @@ class KernelProfileController {
     }
 
     @GetMapping("/api/v1/kernel-profiles")
-    @Operation(summary = "Every kernel profile with its feature values; the newest is the default")
+    @Operation(operationId = "listKernelProfiles", summary = "Every kernel profile with its feature values; the newest is the default")
     List<ProfileView> profiles() {
         String newest = KernelProfiles.newest().name();
         return KernelProfiles.all().stream().map(p -> view(p, p.name().equals(newest))).toList();

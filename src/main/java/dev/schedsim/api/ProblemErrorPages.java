@@ -43,7 +43,8 @@ class ProblemErrorPages {
         };
     }
 
-    /** {@code /error}: what the container forwards an error to. */
+    /** {@code /error}: what the container forwards an error to (not an operation of the API). */
+    @io.swagger.v3.oas.annotations.Hidden
     @RestController
     static class ProblemErrorController implements ErrorController {
         @RequestMapping("/error")

@@ -45,7 +45,7 @@ class SimulationController {
     }
 
     @PostMapping
-    @Operation(summary = "Submit a simulation",
+    @Operation(operationId = "submitSimulation", summary = "Submit a simulation",
             description = "Validates the request (400 with every violation, 422 beyond the configured limits) "
                     + "and queues it: 202 with Location. With an Idempotency-Key already used for the same body "
                     + "the existing simulation is returned with 200; for another body 409.",
@@ -69,14 +69,16 @@ class SimulationController {
                 @ApiResponse(responseCode = "422", description = "Beyond schedsim.limits.*"),
                 @ApiResponse(responseCode = "503", description = "Queue full (Retry-After)")})
     ResponseEntity<Object> submit(HttpServletRequest http,
-                                  @Parameter(description = "Optional key making the submission "
-                                          + "idempotent", example = "run-2024-06-01-a")
+                                  @Parameter(description = "Optional: a key of your own (a fresh UUID "
+                                          + "per logical submission) that makes the submission idempotent: the same key "
+                                          + "with the same body answers the first simulation (200), with another body 409."
+                                          + " Leave it empty to submit anew each time.")
                                   @RequestHeader(name = "Idempotency-Key", required = false) String key) {
         return submissions.submit(submissions.body(http), key);
     }
 
     @GetMapping
-    @Operation(summary = "List simulations, newest first",
+    @Operation(operationId = "listSimulations", summary = "List simulations, newest first",
             description = "Spring Page shape: content, number, size, totalElements, totalPages, …; entries omit "
                     + "request and result.")
     PageView<SimulationView> list(
@@ -109,14 +111,14 @@ class SimulationController {
     }
 
     @GetMapping("/{id}")
-    @Operation(summary = "Read a simulation: status, progress, the accepted request and, once SUCCEEDED, the result")
+    @Operation(operationId = "getSimulation", summary = "Read a simulation: status, progress, the accepted request and, once SUCCEEDED, the result")
     SimulationView get(@Parameter(description = ID_DOC) @PathVariable String id) {
         SimulationJob job = find(id);
         return SimulationView.of(job, simulations.result(job));
     }
 
     @GetMapping(value = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "The result document alone, byte for byte as stored (409 until SUCCEEDED)")
+    @Operation(operationId = "getSimulationResult", summary = "The result document alone, byte for byte as stored (409 until SUCCEEDED)")
     ResponseEntity<String> result(@Parameter(description = ID_DOC) @PathVariable String id) {
         SimulationJob job = find(id);
         String result = simulations.result(job);
@@ -128,16 +130,24 @@ class SimulationController {
     }
 
     @PostMapping("/{id}/cancel")
-    @Operation(summary = "Cancel a queued or running simulation",
+    @Operation(operationId = "cancelSimulation", summary = "Cancel a queued or running simulation",
             description = "200 with status CANCELLED (also when it was already cancelled); 409 when it already "
-                    + "SUCCEEDED or FAILED.")
+                    + "SUCCEEDED or FAILED.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "CANCELLED (now, or before)"),
+                @ApiResponse(responseCode = "404", description = "No such simulation"),
+                @ApiResponse(responseCode = "409", description = "It already SUCCEEDED or FAILED")})
     SimulationView cancel(@Parameter(description = ID_DOC) @PathVariable String id) {
         return SimulationView.of(simulations.cancel(id).orElseThrow(() -> notFound(id)), null);
     }
 
     @DeleteMapping("/{id}")
-    @Operation(summary = "Delete a finished simulation and its result",
-            description = "204; 409 while QUEUED or RUNNING (cancel it first); 404 when unknown.")
+    @Operation(operationId = "deleteSimulation", summary = "Delete a finished simulation and its result",
+            description = "204; 409 while QUEUED or RUNNING (cancel it first); 404 when unknown.",
+            responses = {
+                @ApiResponse(responseCode = "204", description = "Deleted"),
+                @ApiResponse(responseCode = "404", description = "No such simulation"),
+                @ApiResponse(responseCode = "409", description = "Still QUEUED or RUNNING: cancel it first")})
     ResponseEntity<Void> delete(@Parameter(description = ID_DOC) @PathVariable String id) {
         if (!simulations.delete(id)) {
             throw notFound(id);

@@ -47,13 +47,13 @@ class TopologyController {
     }
 
     @GetMapping("/presets")
-    @Operation(summary = "Every preset machine with its shape, CPU count and scheduling-domain levels")
+    @Operation(operationId = "listTopologyPresets", summary = "Every preset machine with its shape, CPU count and scheduling-domain levels")
     List<TopologyView> presets() {
         return TopologyPresets.all().stream().map(TopologyController::preset).toList();
     }
 
     @GetMapping("/presets/{name}")
-    @Operation(summary = "One preset machine")
+    @Operation(operationId = "getTopologyPreset", summary = "One preset machine")
     TopologyView preset(@Parameter(description = "a preset name from GET /api/v1/topologies/presets",
             example = "validation-2c") @PathVariable String name) {
         TopologyPresets.Preset p = TopologyPresets.byName(name);
@@ -68,19 +68,28 @@ class TopologyController {
     }
 
     @GetMapping
-    @Operation(summary = "Saved topologies")
+    @Operation(operationId = "listSavedTopologies", summary = "Saved topologies")
     List<TopologyView> saved() {
         return topologies.findAll().stream().map(this::view).toList();
     }
 
     @PostMapping
-    @Operation(summary = "Save a named topology",
+    @Operation(operationId = "saveTopology", summary = "Save a named topology",
             description = "201 with Location; the name then works as `topology.preset` of a simulation. 409 when "
                     + "the name is a preset's or already saved; 422 beyond schedsim.limits.max-cpus.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
                     mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = SavedTopologyRequest.class),
-                    examples = @ExampleObject(name = "smt4-box", value = ApiExamples.TOPOLOGY))))
+                    examples = @ExampleObject(name = "smt4-box", value = ApiExamples.TOPOLOGY))),
+            responses = {
+                @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "201",
+                        description = "Saved; Location names it"),
+                @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "400",
+                        description = "Malformed JSON or invalid fields"),
+                @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "409",
+                        description = "The name is a preset's or already saved"),
+                @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "422",
+                        description = "Beyond schedsim.limits.max-cpus")})
     ResponseEntity<TopologyView> save(HttpServletRequest http) {
         SavedTopologyRequest r = reader.read(reader.body(http), SavedTopologyRequest.class);
         Violations v = new Violations();
@@ -123,7 +132,7 @@ class TopologyController {
     }
 
     @GetMapping("/{name}")
-    @Operation(summary = "A saved topology (or a preset) by name")
+    @Operation(operationId = "getTopology", summary = "A saved topology (or a preset) by name")
     TopologyView get(@Parameter(description = "a saved topology's name (or a preset's)", example = "validation-2c")
                      @PathVariable String name) {
         return topologies.findById(name).map(this::view).orElseGet(() -> preset(name));

@@ -42,7 +42,7 @@ class ReportController {
     }
 
     @GetMapping("/api/v1/simulations/{id}/report")
-    @Operation(summary = "Human-readable report: request summary, per-variant tables, the comparison as kernel "
+    @Operation(operationId = "getSimulationReport", summary = "Human-readable report: request summary, per-variant tables, the comparison as kernel "
             + "postings print it, and SVG plots (HTML) of CPU occupancy and throttled time over time",
             description = "Content negotiation by Accept: text/html (default) or text/markdown; 406 otherwise. "
                     + "404 for an unknown simulation, 409 until it has SUCCEEDED.",

@@ -50,7 +50,7 @@ class TraceController {
     }
 
     @GetMapping(value = "/api/v1/simulations/{id}/trace", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Chrome trace-event JSON of the first repetition of each variant (open it in Perfetto UI)",
+    @Operation(operationId = "getSimulationTrace", summary = "Chrome trace-event JSON of the first repetition of each variant (open it in Perfetto UI)",
             description = "Per-CPU tracks of task run slices and of throttled intervals. Only when the request set "
                     + "\"trace\": true (404 otherwise); 409 until the simulation has SUCCEEDED.",
             responses = {

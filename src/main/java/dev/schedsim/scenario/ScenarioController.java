@@ -40,7 +40,7 @@ class ScenarioController {
     }
 
     @GetMapping
-    @Operation(summary = "List the scenarios",
+    @Operation(operationId = "listScenarios", summary = "List the scenarios",
             description = "Each with its description, machine, the published figures and their source, what to "
                     + "expect, and the ready request (post it to /api/v1/simulations as is, or run it by name).")
     List<ScenarioLibrary.Scenario> list() {
@@ -48,13 +48,13 @@ class ScenarioController {
     }
 
     @GetMapping("/{name}")
-    @Operation(summary = "One scenario (404 when unknown)")
+    @Operation(operationId = "getScenario", summary = "One scenario (404 when unknown)")
     ScenarioLibrary.Scenario get(@Parameter(example = "seed-001-static-key") @PathVariable String name) {
         return find(name);
     }
 
     @PostMapping("/{name}/run")
-    @Operation(summary = "Run a scenario",
+    @Operation(operationId = "runScenario", summary = "Run a scenario",
             description = "Submits the scenario's request, with the optional overrides seed, repetitions and "
                     + "durationMs, through the same path as POST /api/v1/simulations: 202 with Location (200 for an "
                     + "Idempotency-Key replay), 400 / 422 for overrides out of their rules or limits, 503 when the "
