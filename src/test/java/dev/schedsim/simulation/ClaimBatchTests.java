@@ -13,7 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -26,7 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * nothing (H2 locked every queued row for a {@code FOR UPDATE} claim); the runner keeps a batch within one
  * variant; a batch interrupted by shutdown gives every run it holds back to the queue, and so does, for the runs
  * it has not started, one that runs past twice its time; while a run is long, the batch's other runs keep their
- * heartbeat. On H2, and the first checks also on the PostgreSQL server named by {@code SPRING_DATASOURCE_URL}
+ * heartbeat. On H2, and the first checks also on the PostgreSQL server {@link LocalPostgres} finds
  * (CI) in a schema of its own.
  */
 class ClaimBatchTests {
@@ -112,12 +112,13 @@ class ClaimBatchTests {
     }
 
     @Test
-    @EnabledIfEnvironmentVariable(named = "SPRING_DATASOURCE_URL", matches = "jdbc:postgresql:.*",
-            disabledReason = "SPRING_DATASOURCE_URL does not name a PostgreSQL server")
+    @EnabledIf(value = "dev.schedsim.simulation.LocalPostgres#available",
+            disabledReason = "no PostgreSQL: neither SPRING_DATASOURCE_URL nor one on 127.0.0.1:5432 (database test)")
     void onPostgres() throws SQLException {
         try (PostgresSchema schema = PostgresSchema.named("claims_")) {
             withService(List.of("spring.datasource.url=" + schema.urlInSchema(), "spring.flyway.schemas="
-                    + schema.name()), this::checks);
+                    + schema.name(), "spring.datasource.username=" + schema.user(),
+                    "spring.datasource.password=" + schema.password()), this::checks);
         }
     }
 

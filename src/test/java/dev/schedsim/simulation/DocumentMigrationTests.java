@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.UUID;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.condition.EnabledIf;
 
 /**
  * V3__documents_apart.sql on a database that V2 left with documents in it: the stored results and run reports
@@ -31,8 +31,8 @@ class DocumentMigrationTests {
     }
 
     @Test
-    @EnabledIfEnvironmentVariable(named = "SPRING_DATASOURCE_URL", matches = "jdbc:postgresql:.*",
-            disabledReason = "SPRING_DATASOURCE_URL does not name a PostgreSQL server")
+    @EnabledIf(value = "dev.schedsim.simulation.LocalPostgres#available",
+            disabledReason = "no PostgreSQL: neither SPRING_DATASOURCE_URL nor one on 127.0.0.1:5432 (database test)")
     void theSameOnPostgresql() throws SQLException {
         try (PostgresSchema schema = PostgresSchema.named("migration_"); Connection c = schema.connect()) {
             migrateAndCheck(Flyway.configure().dataSource(schema.url(), schema.user(), schema.password())

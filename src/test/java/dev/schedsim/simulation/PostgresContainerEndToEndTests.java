@@ -3,28 +3,31 @@ package dev.schedsim.simulation;
 import dev.schedsim.EndToEnd;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfEnvironmentVariable;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
  * The end-to-end scenario on a Testcontainers PostgreSQL, when Docker is available and no PostgreSQL server is
- * configured through {@code SPRING_DATASOURCE_URL} (then {@link PostgresEndToEndTests} runs instead).
+ * found by {@link LocalPostgres} (then {@link PostgresEndToEndTests} runs instead).
  */
-@Testcontainers(disabledWithoutDocker = true)
-@DisabledIfEnvironmentVariable(named = "SPRING_DATASOURCE_URL", matches = "jdbc:postgresql:.*",
-        disabledReason = "a PostgreSQL server is configured; PostgresEndToEndTests uses it")
+@EnabledIf(value = "dev.schedsim.simulation.LocalPostgres#dockerWithoutPostgres",
+        disabledReason = "a PostgreSQL server is there (PostgresEndToEndTests uses it), or no Docker")
 class PostgresContainerEndToEndTests {
-    @Container
-    static final PostgreSQLContainer POSTGRES = new PostgreSQLContainer("postgres:17-alpine");
-
     @Test
     void weightsDeterminismAndRestart() {
-        List<String> properties = List.of("spring.datasource.url=" + POSTGRES.getJdbcUrl(),
-                "spring.datasource.username=" + POSTGRES.getUsername(),
-                "spring.datasource.password=" + POSTGRES.getPassword(), "schedsim.poll-interval=20ms");
+        // Started here, not by the Testcontainers extension, which probes for Docker (and logs an ERROR when
+        // there is none) even when the test is disabled.
+        try (PostgreSQLContainer pg = new PostgreSQLContainer("postgres:17-alpine")) {
+            pg.start();
+            run(pg);
+        }
+    }
+
+    private static void run(PostgreSQLContainer postgres) {
+        List<String> properties = List.of("spring.datasource.url=" + postgres.getJdbcUrl(),
+                "spring.datasource.username=" + postgres.getUsername(),
+                "spring.datasource.password=" + postgres.getPassword(), "schedsim.poll-interval=20ms");
         String[] r;
         try (ConfigurableApplicationContext first = EndToEnd.start(properties)) {
             r = EndToEnd.fairShareTwice(EndToEnd.http(first));

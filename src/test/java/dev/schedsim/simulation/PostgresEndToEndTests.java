@@ -3,21 +3,22 @@ package dev.schedsim.simulation;
 import dev.schedsim.EndToEnd;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The end-to-end scenario on the PostgreSQL server named by {@code SPRING_DATASOURCE_URL} (CI exports a local
- * one). Without it, {@link PostgresContainerEndToEndTests} uses Testcontainers when Docker is available.
+ * The end-to-end scenario on the PostgreSQL server {@link LocalPostgres} finds ({@code SPRING_DATASOURCE_URL}, or
+ * one on 127.0.0.1:5432). Without one, {@link PostgresContainerEndToEndTests} uses Testcontainers when Docker is
+ * there.
  */
-@EnabledIfEnvironmentVariable(named = "SPRING_DATASOURCE_URL", matches = "jdbc:postgresql:.*",
-        disabledReason = "SPRING_DATASOURCE_URL does not name a PostgreSQL server")
+@EnabledIf(value = "dev.schedsim.simulation.LocalPostgres#available",
+        disabledReason = "no PostgreSQL: neither SPRING_DATASOURCE_URL nor one on 127.0.0.1:5432 (database test)")
 class PostgresEndToEndTests {
 
     @Test
     void weightsDeterminismAndRestart() {
-        // The datasource comes from SPRING_DATASOURCE_URL / _USERNAME / _PASSWORD.
-        List<String> properties = List.of("schedsim.poll-interval=20ms");
+        List<String> properties = new java.util.ArrayList<>(LocalPostgres.properties());
+        properties.add("schedsim.poll-interval=20ms");
         String[] r;
         try (ConfigurableApplicationContext first = EndToEnd.start(properties)) {
             r = EndToEnd.fairShareTwice(EndToEnd.http(first));

@@ -14,9 +14,7 @@ record PostgresSchema(String url, String user, String password, String name) imp
 
     /** A new, unique schema name starting with {@code prefix} (the schema itself is created by whoever uses it). */
     static PostgresSchema named(String prefix) {
-        return new PostgresSchema(System.getenv("SPRING_DATASOURCE_URL"),
-                System.getenv().getOrDefault("SPRING_DATASOURCE_USERNAME", "postgres"),
-                System.getenv().getOrDefault("SPRING_DATASOURCE_PASSWORD", ""),
+        return new PostgresSchema(LocalPostgres.url(), LocalPostgres.user(), LocalPostgres.password(),
                 prefix + UUID.randomUUID().toString().replace("-", ""));
     }
 
