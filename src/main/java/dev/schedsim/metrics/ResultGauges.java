@@ -23,15 +23,29 @@ import org.springframework.stereotype.Component;
 
 /**
  * Result gauges of the last N succeeded simulations ({@code schedsim.metrics.result-simulations}, default 100),
- * labelled {@code simulation} (name, or id when unnamed), {@code variant} and {@code cgroup} / {@code workload}.
- * Values are the variant means of the result document. Older simulations' gauges are removed. Two simulations
- * with the same name share label sets; the newer one's values win and the gauge stays until its last owner is
- * evicted. Rebuilt from the database at start-up.
+ * labelled {@code id} (the simulation's id), {@code simulation} (its name, or the id when unnamed), {@code variant}
+ * and {@code cgroup} / {@code workload}. Values are the variant means of the result document. Older simulations'
+ * gauges are removed. Keyed by id, so two simulations with the same name are two series (they shared one, and
+ * the newer overwrote the older). Rebuilt from the database at start-up.
  */
 @Component
 class ResultGauges {
     /** The quantile tag of each percentile the document gives. */
     private static final String[] QUANTILES = {"0.5", "0.9", "0.99", "0.999", "1"};
+
+    /** The # HELP text of each gauge. */
+    private static final Map<String, String> HELP = Map.of(
+            "schedsim.result.cgroup.usage.seconds", "Simulated CPU time the cgroup used (cpu.stat usage_usec)",
+            "schedsim.result.cgroup.periods", "Bandwidth periods that elapsed with the cgroup runnable (nr_periods)",
+            "schedsim.result.cgroup.throttled.periods", "Periods in which the cgroup was throttled (nr_throttled)",
+            "schedsim.result.cgroup.throttled.seconds", "Time the cgroup's CPUs spent throttled (throttled_usec)",
+            "schedsim.result.cgroup.throttled.ratio", "Throttled periods over periods: cAdvisor's "
+                    + "container_cpu_cfs_throttled_periods_total / container_cpu_cfs_periods_total",
+            "schedsim.result.workload.wakeup.latency.seconds", "Wakeup latency (wake to run) of the workload's threads,"
+                    + " by quantile",
+            "schedsim.result.workload.request.latency.seconds", "schbench -R request latency, by quantile",
+            "schedsim.result.workload.completion.seconds", "Simulated time at which the workload's last thread finished",
+            "schedsim.result.cpu.idle.ratio", "Share of the machine's CPU time spent idle");
 
     private final MeterRegistry registry;
     private final SimulationJobs simulations;
@@ -82,7 +96,7 @@ class ResultGauges {
         ResultDocument result = ResultJson.read(resultJson);
         List<Key> keys = new ArrayList<>();
         for (ResultDocument.Variant v : list(result.variants())) {
-            Tags base = Tags.of("simulation", simulation, "variant", v.label());
+            Tags base = Tags.of("id", id, "simulation", simulation, "variant", v.label());
             for (ResultDocument.Cgroup c : list(v.cgroups())) {
                 Tags t = base.and("cgroup", c.path());
                 ResultDocument.CpuStat s = c.cpuStat();
@@ -134,7 +148,8 @@ class ResultGauges {
         Holder h = gauges.get(key);
         if (h == null) {
             Holder nh = new Holder();
-            nh.gauge = Gauge.builder(name, nh, x -> x.value).tags(tags).strongReference(true).register(registry);
+            nh.gauge = Gauge.builder(name, nh, x -> x.value).tags(tags).description(HELP.get(name))
+                    .strongReference(true).register(registry);
             gauges.put(key, nh);
             h = nh;
         }

@@ -250,7 +250,7 @@ class SimulationLifecycleTests {
 
         // The result gauges carry the values of the real result, cgroup by cgroup and workload by workload.
         JsonNode variant = done.path("result").path("variants").get(0);
-        Map<String, String> base = Map.of("simulation", "metrics-sim", "variant", "default");
+        Map<String, String> base = Map.of("id", id, "simulation", "metrics-sim", "variant", "default");
         JsonNode a = null;
         for (JsonNode c : variant.path("cgroups")) {
             Map<String, String> t = with(base, "cgroup", c.path("path").asString());
@@ -291,6 +291,25 @@ class SimulationLifecycleTests {
         assertThat(completions).as("the finite job completes: " + variant.path("workloads")).isPositive();
         assertThat(value(scrape, "schedsim_result_cpu_idle_ratio", base))
                 .isEqualTo(variant.path("cpus").path("idlePct").asDouble() / 100);
+
+        // A second simulation of the same name is a series of its own (the gauges are keyed by id): the first's
+        // values stay (they were overwritten when the name was the key).
+        String twin = submit(METRICS_SIMULATION.replace("\"durationMs\": 500", "\"durationMs\": 200"));
+        JsonNode twinDone = http.awaitFinished(twin);
+        String both = http.get("/actuator/prometheus").body();
+        Map<String, String> twinBase = Map.of("id", twin, "simulation", "metrics-sim", "variant", "default");
+        assertThat(value(both, "schedsim_result_cgroup_usage_seconds", with(base, "cgroup", "/a")))
+                .isEqualTo(a.path("usageUsec").asDouble() / 1e6);
+        assertThat(value(both, "schedsim_result_cgroup_usage_seconds", with(twinBase, "cgroup", "/a")))
+                .isLessThan(a.path("usageUsec").asDouble() / 1e6);
+        assertThat(twinDone.path("status").asString()).isEqualTo("SUCCEEDED");
+        // Every SchedSim metric says what it is.
+        for (String line : both.split("\n")) {
+            if (line.startsWith("# HELP schedsim_")) {
+                assertThat(line.split(" ", 4)).as(line).hasSize(4);
+                assertThat(line.split(" ", 4)[3].trim()).as(line).isNotEmpty();
+            }
+        }
 
         assertThat(http.get("/actuator/env").statusCode()).isEqualTo(404);
         assertThat(http.get("/actuator/health").statusCode()).isEqualTo(200);
