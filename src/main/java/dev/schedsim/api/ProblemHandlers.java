@@ -70,6 +70,13 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         return send(p);
     }
 
+    @ExceptionHandler(BodyReadsBusyException.class)
+    ResponseEntity<Object> bodyReadsBusy(BodyReadsBusyException e) {
+        HttpHeaders h = new HttpHeaders();
+        h.set(HttpHeaders.RETRY_AFTER, "2");
+        return send(problem(HttpStatus.SERVICE_UNAVAILABLE, "busy", "Busy receiving requests", e.getMessage()), h);
+    }
+
     @ExceptionHandler(RequestTimeoutException.class)
     ResponseEntity<Object> bodyTimeout(RequestTimeoutException e) {
         HttpHeaders h = new HttpHeaders();

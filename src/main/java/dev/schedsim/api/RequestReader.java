@@ -34,10 +34,15 @@ class RequestReader {
             .build();
     private final long maxBytes;
     private final long bodyTimeoutNs;
+    /** Bodies being read now: a request thread each, while its client sends. */
+    private final java.util.concurrent.Semaphore bodyReads;
+    private final int maxBodyReads;
 
     RequestReader(SchedsimProperties properties) {
         this.maxBytes = properties.maxBodySize().toBytes();
         this.bodyTimeoutNs = properties.bodyTimeout().toNanos();
+        this.maxBodyReads = properties.maxBodyReads();
+        this.bodyReads = new java.util.concurrent.Semaphore(maxBodyReads);
     }
 
     JsonMapper mapper() {
@@ -53,6 +58,17 @@ class RequestReader {
         if (request.getContentLengthLong() > maxBytes) {
             throw new PayloadTooLargeException(maxBytes);
         }
+        if (!bodyReads.tryAcquire()) {
+            throw new BodyReadsBusyException(maxBodyReads);
+        }
+        try {
+            return readBody(request);
+        } finally {
+            bodyReads.release();
+        }
+    }
+
+    private String readBody(HttpServletRequest request) {
         long start = System.nanoTime();
         try (InputStream in = request.getInputStream()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -24,11 +24,14 @@ import org.springframework.util.unit.DataSize;
  *                      them and requeues them (default 10 s; 0 interrupts at once)
  * @param bodyTimeout  how long a request body may take to arrive, in all (and between two reads); beyond it 408,
  *                     so that slow clients cannot hold the request threads (default 10 s)
+ * @param maxBodyReads request bodies read at the same time; one more is answered 503 at once, so that slow
+ *                     uploads hold at most this many request threads and the rest (reads, health) go on (32)
  */
 @ConfigurationProperties("schedsim")
 public record SchedsimProperties(Integer workers, Duration pollInterval, Duration progressInterval, Long maxQueued,
                                  DataSize maxBodySize, Recovery recovery, Duration warmup,
-                                 Duration claimBatch, Duration shutdownGrace, Duration bodyTimeout) {
+                                 Duration claimBatch, Duration shutdownGrace, Duration bodyTimeout,
+                                 Integer maxBodyReads) {
 
     /**
      * @param requeueAllOnStartup single instance: every RUNNING row belongs to a dead process
@@ -49,6 +52,7 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         claimBatch = claimBatch == null ? Duration.ofMillis(100) : claimBatch;
         shutdownGrace = shutdownGrace == null ? Duration.ofSeconds(10) : shutdownGrace;
         bodyTimeout = bodyTimeout == null ? Duration.ofSeconds(10) : bodyTimeout;
+        maxBodyReads = maxBodyReads == null || maxBodyReads < 1 ? 32 : maxBodyReads;
         if (recovery == null) {
             recovery = new Recovery(true, Duration.ofSeconds(30));
         } else {

@@ -31,7 +31,7 @@ class AcceptedRequestsRunTests {
     private static final List<String> PRESETS = List.of("validation-2c", "desktop-8c-smt2", "xeon-2s-4c-smt2");
 
     private final RequestReader reader = new RequestReader(new SchedsimProperties(null, null, null, null, null,
-            null, null, null, null, null));
+            null, null, null, null, null, null));
     private final RequestValidator validator = new RequestValidator(new Topologies(null, reader),
             new Limits(null, null, null, null, null, null, null, null, null, null, null), reader);
 

@@ -33,7 +33,7 @@ class ContainerErrorsTests {
     static void start() {
         ctx = EndToEnd.start(List.of("spring.datasource.url=jdbc:h2:mem:container-errors;DB_CLOSE_DELAY=-1",
                 "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.warmup=0s",
-                "schedsim.body-timeout=1s"));
+                "schedsim.body-timeout=3s", "schedsim.max-body-reads=2"));
         port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
     }
 
@@ -88,6 +88,31 @@ class ContainerErrorsTests {
         assertThat(response).startsWith("HTTP/1.1 408");
         assertThat(response.toLowerCase()).contains("content-type: application/problem+json");
         assertThat(response).contains("https://schedsim.dev/problems/request-timeout").contains("schedsim.body-timeout");
+    }
+
+    /**
+     * Slow uploads hold at most schedsim.max-body-reads request threads: with two bodies trickling in, a third
+     * submission is answered 503 at once, and health is served meanwhile (250 slow uploads used to take every
+     * thread, health included).
+     */
+    @org.junit.jupiter.api.Test
+    void slowUploadsCannotTakeEveryThread() throws Exception {
+        String head = "POST /api/v1/simulations HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 1000\r\n\r\n{";
+        try (Socket a = new Socket("localhost", port); Socket b = new Socket("localhost", port)) {
+            a.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+            b.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+            String third = null;
+            // (until both are being read by the server: the third is accepted before that)
+            for (int i = 0; i < 200 && (third == null || !third.startsWith("HTTP/1.1 503")); i++) {
+                third = send("POST /api/v1/simulations HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: " + BODY.length() + "\r\n\r\n" + BODY);
+            }
+            assertThat(third).startsWith("HTTP/1.1 503").contains("https://schedsim.dev/problems/busy")
+                    .contains("schedsim.max-body-reads");
+            String health = send("GET /actuator/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            assertThat(health).startsWith("HTTP/1.1 200");
+        }
     }
 
     private static String send(String request) throws IOException {
