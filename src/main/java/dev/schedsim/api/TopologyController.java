@@ -75,8 +75,9 @@ class TopologyController {
 
     @PostMapping
     @Operation(operationId = "saveTopology", summary = "Save a named topology",
-            description = "201 with Location; the name then works as `topology.preset` of a simulation. 409 when "
-                    + "the name is a preset's or already saved; 422 beyond schedsim.limits.max-cpus.",
+            description = "201 with Location; the name then works as `topology.preset` of a simulation. The same "
+                    + "topology saved again answers 200; 409 when the name is a preset's or saved with another "
+                    + "definition; 422 beyond schedsim.limits.max-cpus.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
                     mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = SavedTopologyRequest.class),
@@ -86,8 +87,10 @@ class TopologyController {
                         description = "Saved; Location names it"),
                 @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "400",
                         description = "Malformed JSON or invalid fields"),
+                @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200",
+                        description = "The same topology was saved already: it is returned"),
                 @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "409",
-                        description = "The name is a preset's or already saved"),
+                        description = "The name is a preset's or saved with another definition"),
                 @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "422",
                         description = "Beyond schedsim.limits.max-cpus")})
     ResponseEntity<TopologyView> save(HttpServletRequest http) {
@@ -116,13 +119,18 @@ class TopologyController {
         if (TopologyPresets.byName(r.name()) != null) {
             throw new NameConflictException("'" + r.name() + "' is a preset");
         }
-        if (topologies.existsById(r.name())) {
-            throw new NameConflictException("a topology named '" + r.name() + "' is already saved");
+        String definition = reader.mapper().writeValueAsString(r);
+        SavedTopology existing = topologies.findById(r.name()).orElse(null);
+        if (existing != null) {
+            if (existing.getDefinitionJson().equals(definition)) {
+                // The same topology saved again (a retry, an example run twice): it is there, as asked.
+                return ResponseEntity.ok().location(URI.create("/api/v1/topologies/" + r.name())).body(view(existing));
+            }
+            throw new NameConflictException("a different topology named '" + r.name() + "' is already saved");
         }
         SavedTopology saved;
         try {
-            saved = topologies.saveAndFlush(new SavedTopology(r.name(), reader.mapper().writeValueAsString(r),
-                    clock.instant()));
+            saved = topologies.saveAndFlush(new SavedTopology(r.name(), definition, clock.instant()));
         } catch (DataIntegrityViolationException e) {
             throw new NameConflictException("a topology named '" + r.name() + "' is already saved");
         }
