@@ -10,9 +10,22 @@ import java.util.Map;
  * their defaults in {@link RequestValidator}, which writes the accepted request back with defaults filled in.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record SimulationRequest(String name, TopologyRequest topology, KernelRequest kernel,
-                                List<CgroupRequest> cgroups, List<WorkloadRequest> workloads, Long durationMs,
-                                Long seed, Integer repetitions, List<VariantRequest> variants, Boolean trace) {
+public record SimulationRequest(
+        @Schema(description = "a name of your own, [A-Za-z0-9._-]{1,64} (list filter, report heading)") String name,
+        @Schema(description = "the machine: a preset or saved topology, or an explicit shape") TopologyRequest topology,
+        @Schema(description = "kernel profile, HZ, feature switches (default: the newest profile)")
+        KernelRequest kernel,
+        @Schema(description = "cgroups with their limits; / and parents of listed paths exist unlimited")
+        List<CgroupRequest> cgroups,
+        @Schema(description = "what runs: at least one workload") List<WorkloadRequest> workloads,
+        @Schema(description = "simulated time in integer milliseconds, e.g. 10000 (at most "
+                + "schedsim.limits.max-duration-ms)", minimum = "1", example = "2000") Long durationMs,
+        @Schema(description = "seed of the first repetition (default 42); repetition i uses seed + i") Long seed,
+        @Schema(description = "runs per variant, each with its own seed (default 1)", minimum = "1")
+        Integer repetitions,
+        @Schema(description = "kernel variants to compare (default: one, the kernel block as given)")
+        List<VariantRequest> variants,
+        @Schema(description = "record a Perfetto trace of the first repetition (default false)") Boolean trace) {
 
     /**
      * A preset or saved topology by name, or an explicit shape with optional hardware-model overrides;
@@ -40,11 +53,26 @@ public record SimulationRequest(String name, TopologyRequest topology, KernelReq
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record KernelRequest(String profile, Integer hz, Map<String, Boolean> features, Long bandwidthSliceUs) {
+    public record KernelRequest(
+            @Schema(description = "kernel profile: its scheduler and feature defaults (default the newest); see GET "
+                    + "/api/v1/kernel-profiles") String profile,
+            Integer hz,
+            Map<String, Boolean> features,
+            @Schema(description = "sched_cfs_bandwidth_slice_us: runtime a CPU takes from a cgroup's pool at once "
+                    + "(default 5000)") Long bandwidthSliceUs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record CgroupRequest(String path, String cpuMax, Long cpuMaxBurst, Integer cpuWeight) {
+    public record CgroupRequest(
+            @Schema(description = "cgroup v2 path, e.g. /kubepods/pod1 (parents are created unlimited; at most 32 "
+                    + "levels, 4096 characters)", example = "/a") String path,
+            @Schema(description = "cpu.max as the kernel takes it: \"QUOTA PERIOD\", \"QUOTA\" (period 100000), "
+                    + "\"max PERIOD\" or \"max\" (default), in µs; QUOTA >= 1000, PERIOD 1000..1000000. A "
+                    + "Kubernetes limit of 500m is \"50000 100000\"", example = "50000 100000",
+                    pattern = "^\\s*(max|[0-9]+)(\\s+[0-9]+)?\\s*$") String cpuMax,
+            @Schema(description = "cpu.max.burst, µs (at most the quota; default 0)") Long cpuMaxBurst,
+            @Schema(description = "cpu.weight 1..10000 (default 100; a Kubernetes request of 1 CPU is 39)",
+                    minimum = "1", maximum = "10000") Integer cpuWeight) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

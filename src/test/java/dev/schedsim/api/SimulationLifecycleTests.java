@@ -394,6 +394,18 @@ class SimulationLifecycleTests {
         assertThat(paths.path("/api/v1/topologies").path("post").path("responses").path("200").path("description")
                 .asString()).contains("saved already");
         assertThat(paths.path("/api/v1/simulations/{id}/cancel").path("post").path("responses").has("409")).isTrue();
+        // The fixed value sets and what a request cannot do without, from the code that defines them.
+        JsonNode schemas = api.path("components").path("schemas");
+        assertThat(schemas.path("WorkloadRequest").path("properties").path("type").path("enum").toString())
+                .contains("cpu-bound", "request-response", "schbench", "trace");
+        assertThat(schemas.path("KernelRequest").path("properties").path("profile").path("enum").toString())
+                .contains("6.1", "6.18");
+        assertThat(schemas.path("SimulationRequest").path("required").toString())
+                .contains("topology", "workloads", "durationMs");
+        assertThat(schemas.path("CgroupRequest").path("properties").path("cpuMax").path("description").asString())
+                .contains("QUOTA PERIOD", "µs");
+        assertThat(schemas.path("SimulationRequest").path("properties").path("durationMs").path("description")
+                .asString()).contains("milliseconds");
         for (JsonNode p : paths.path("/api/v1/simulations").path("post").path("parameters")) {
             if (p.path("name").asString().equals("Idempotency-Key")) {
                 assertThat(p.has("example")).as(p.toString()).isFalse();
