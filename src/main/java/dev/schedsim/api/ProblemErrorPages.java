@@ -53,13 +53,7 @@ class ProblemErrorPages {
             int status = code instanceof Integer i && i >= 400 ? i : 500;
             HttpStatus s = HttpStatus.resolve(status);
             HttpStatus known = s == null ? HttpStatus.INTERNAL_SERVER_ERROR : s;
-            String slug = switch (status) {
-                case 400 -> "bad-request";
-                case 404 -> "not-found";
-                case 405 -> "method-not-allowed";
-                case 408 -> "request-timeout";
-                default -> status >= 500 ? "internal" : "http-" + status;
-            };
+            String slug = ProblemHandlers.typeOf(status);
             String detail = status >= 500 ? "an unexpected error occurred; it was logged"
                     : status == 408 ? "the request did not arrive in time (its body: schedsim.body-timeout)"
                     : known.getReasonPhrase();

@@ -29,7 +29,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
             case 405 -> "this method is not allowed here";
             default -> title;
         };
-        String slug = status == 400 ? "bad-request" : status == 404 ? "not-found" : "http-" + status;
+        String slug = ProblemHandlers.typeOf(status);
         String json = "{\"type\":\"" + ProblemHandlers.BASE + slug + "\",\"title\":\"" + title + "\",\"status\":"
                 + status + ",\"detail\":\"" + detail.replace("'", "\\u0027") + "\"}";
         try {

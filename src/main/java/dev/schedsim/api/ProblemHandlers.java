@@ -41,6 +41,26 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
                 .body(p);
     }
 
+    /** The problem type of an HTTP status that has no type of its own (Spring's and the container's errors). */
+    static String typeOf(int status) {
+        return switch (status) {
+            case 400 -> "bad-request";
+            case 404 -> "not-found";
+            case 405 -> "method-not-allowed";
+            case 406 -> "not-acceptable";
+            case 408 -> "request-timeout";
+            case 415 -> "unsupported-media-type";
+            default -> status >= 500 ? "internal" : "http-" + status;
+        };
+    }
+
+    /** A 503 the client should retry after {@code seconds}. */
+    private static ResponseEntity<Object> unavailable(String type, String title, String detail, int seconds) {
+        HttpHeaders h = new HttpHeaders();
+        h.set(HttpHeaders.RETRY_AFTER, Integer.toString(seconds));
+        return send(problem(HttpStatus.SERVICE_UNAVAILABLE, type, title, detail), h);
+    }
+
     private static ResponseEntity<Object> send(ProblemDetail p) {
         return send(p, new HttpHeaders());
     }
@@ -72,9 +92,7 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(BodyReadsBusyException.class)
     ResponseEntity<Object> bodyReadsBusy(BodyReadsBusyException e) {
-        HttpHeaders h = new HttpHeaders();
-        h.set(HttpHeaders.RETRY_AFTER, "2");
-        return send(problem(HttpStatus.SERVICE_UNAVAILABLE, "busy", "Busy receiving requests", e.getMessage()), h);
+        return unavailable("busy", "Busy receiving requests", e.getMessage(), 2);
     }
 
     @ExceptionHandler(RequestTimeoutException.class)
@@ -130,9 +148,7 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(QueueFullException.class)
     ResponseEntity<Object> full(QueueFullException e) {
-        HttpHeaders h = new HttpHeaders();
-        h.set(HttpHeaders.RETRY_AFTER, "30");
-        return send(problem(HttpStatus.SERVICE_UNAVAILABLE, "queue-full", "Queue full", e.getMessage()), h);
+        return unavailable("queue-full", "Queue full", e.getMessage(), 30);
     }
 
     @ExceptionHandler(Exception.class)
@@ -141,11 +157,8 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
             // The database is away (spring.datasource.hikari.connection-timeout bounds the wait): fail fast and
             // say when to come back; nothing the client sent was wrong.
             log.warn("request failed, the database is unavailable: {}", e.toString());
-            HttpHeaders h = new HttpHeaders();
-            h.set(HttpHeaders.RETRY_AFTER, "5");
-            return send(problem(HttpStatus.SERVICE_UNAVAILABLE, "database-unavailable", "Database unavailable",
-                    "the service's database is not reachable right now; retry later (a submission with an"
-                            + " Idempotency-Key is safe to retry)"), h);
+            return unavailable("database-unavailable", "Database unavailable", "the service's database is not "
+                    + "reachable right now; retry later (a submission with an Idempotency-Key is safe to retry)", 5);
         }
         log.error("unexpected error", e);
         return send(problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "Internal error",
@@ -171,15 +184,7 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         ResponseEntity<Object> r = super.handleExceptionInternal(ex, body, headers, status, request);
         if (r != null && r.getBody() instanceof ProblemDetail p
                 && (p.getType() == null || "about:blank".equals(p.getType().toString()))) {
-            String slug = switch (status.value()) {
-                case 404 -> "not-found";
-                case 405 -> "method-not-allowed";
-                case 406 -> "not-acceptable";
-                case 415 -> "unsupported-media-type";
-                case 400 -> "bad-request";
-                default -> status.is5xxServerError() ? "internal" : "http-" + status.value();
-            };
-            p.setType(URI.create(BASE + slug));
+            p.setType(URI.create(BASE + typeOf(status.value())));
             return ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders())
                     .contentType(MediaType.APPLICATION_PROBLEM_JSON).body(p);
         }

@@ -65,16 +65,22 @@ public final class DatabaseOutage {
 
     /**
      * SQLSTATE class 08 (connection exception), PostgreSQL's 57P01-57P03 (administrator shutdown, crash shutdown,
-     * cannot connect now), 53300 (too many connections); H2's codes for a closed database (90098), its file's I/O
-     * errors (90028, 90031), no disk space (90100) and a call during VM shutdown (90121).
+     * cannot connect now), 53300 (too many connections); H2's file errors ({@link #isH2FileError}).
      */
     private static boolean outageState(SQLException s) {
         String state = s.getSQLState();
         if (state != null && (state.startsWith("08") || state.startsWith("57P") || state.equals("53300"))) {
             return true;
         }
-        int code = s.getErrorCode();
-        return code == 90098 || code == 90028 || code == 90031 || code == 90100 || code == 90121;
+        return isH2FileError(s.getErrorCode());
+    }
+
+    /**
+     * H2's codes for its database closed after a failure (90098), its file's I/O errors (90028, 90031, 90030: a
+     * write that did not complete), no disk space (90100) and a call during VM shutdown (90121).
+     */
+    static boolean isH2FileError(int code) {
+        return code == 90098 || code == 90028 || code == 90031 || code == 90030 || code == 90100 || code == 90121;
     }
 
     /**

@@ -12,10 +12,7 @@ import java.sql.SQLException;
 public final class H2BrokenConnections implements SQLExceptionOverride {
     @java.lang.Override
     public SQLExceptionOverride.Override adjudicate(SQLException e) {
-        int code = e.getErrorCode();
-        // DATABASE_IS_CLOSED, IO_EXCEPTION_1/2, NO_DISK_SPACE_AVAILABLE, DATABASE_CALLED_AT_SHUTDOWN,
-        // FILE_CORRUPTED_1 (a write that did not complete)
-        if (code == 90098 || code == 90028 || code == 90031 || code == 90100 || code == 90121 || code == 90030) {
+        if (DatabaseOutage.isH2FileError(e.getErrorCode())) {
             return SQLExceptionOverride.Override.MUST_EVICT;
         }
         return SQLExceptionOverride.Override.CONTINUE_EVICT;
