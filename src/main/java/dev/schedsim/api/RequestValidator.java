@@ -104,9 +104,22 @@ class RequestValidator implements SimulationPlanner {
             v.add("repetitions", "must be >= 1");
         }
         List<VariantRequest> variants = variants(r.variants(), v);
+        // Each variant's cgroups and workloads: the request's, with the variant's overrides (checked like them).
+        List<VariantRequest> runs = variants.isEmpty() ? List.of(new VariantRequest("default", null)) : variants;
+        List<List<CgroupSpec>> variantCgroups = new ArrayList<>();
+        List<List<WorkloadRequest>> variantWorkloads = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            String p = "variants[" + i + "]";
+            variantCgroups.add(overriddenCgroups(cgroups, runs.get(i).cgroups(), p, v));
+            variantWorkloads.add(overriddenWorkloads(workloads, runs.get(i).workloads(), cgroups, topology, p, v));
+        }
         v.throwIfAny();
 
-        checkLimits(r, topology, workloads, repetitions, variants);
+        List<WorkloadRequest> largest = workloads;
+        for (List<WorkloadRequest> w : variantWorkloads) {
+            largest = threads(w) > threads(largest) ? w : largest;
+        }
+        checkLimits(r, topology, largest, repetitions, variants);
 
         long seed = r.seed() == null ? DEFAULT_SEED : r.seed();
         boolean trace = Boolean.TRUE.equals(r.trace());
@@ -114,18 +127,104 @@ class RequestValidator implements SimulationPlanner {
                 workloads, r.durationMs(), seed, repetitions, r.variants() == null ? null : variants, trace);
 
         TopologySpec spec = topology.spec().get();
-        List<WorkloadSpec> workloadSpecs = new ArrayList<>();
-        for (WorkloadRequest w : workloads) {
-            workloadSpecs.add(Workloads.spec(w));
-        }
         List<SimulationPlan.Variant> planned = new ArrayList<>();
-        List<VariantRequest> runs = variants.isEmpty() ? List.of(new VariantRequest("default", null)) : variants;
-        for (VariantRequest variant : runs) {
+        for (int i = 0; i < runs.size(); i++) {
+            VariantRequest variant = runs.get(i);
+            List<WorkloadSpec> workloadSpecs = new ArrayList<>();
+            for (WorkloadRequest w : variantWorkloads.get(i)) {
+                workloadSpecs.add(Workloads.spec(w));
+            }
             KernelConfig config = merge(kernel, variant.kernel());
-            planned.add(new SimulationPlan.Variant(variant.label(), new EngineSpec(spec, config, cgroups.specs,
-                    workloadSpecs, r.durationMs() * 1000, trace)));
+            planned.add(new SimulationPlan.Variant(variant.label(), new EngineSpec(spec, config,
+                    variantCgroups.get(i), workloadSpecs, r.durationMs() * 1000, trace)));
         }
         return new Accepted(accepted, new SimulationPlan(seed, repetitions, limits.maxEvents(), planned));
+    }
+
+    private static long threads(List<WorkloadRequest> workloads) {
+        long n = 0;
+        for (WorkloadRequest w : workloads) {
+            n += Workloads.threadCount(w);
+        }
+        return n;
+    }
+
+    /**
+     * The request's cgroup specs with a variant's overrides: each names a cgroup of the request by path and gives
+     * the limits that differ; the merged entry is checked by the same rules.
+     */
+    private static List<CgroupSpec> overriddenCgroups(Cgroups base, List<CgroupRequest> overrides, String p,
+                                                      Violations v) {
+        if (overrides == null || overrides.isEmpty()) {
+            return base.specs;
+        }
+        List<CgroupSpec> out = new ArrayList<>(base.specs);
+        for (int j = 0; j < overrides.size(); j++) {
+            String f = p + ".cgroups[" + j + "]";
+            CgroupRequest o = overrides.get(j);
+            if (o == null || o.path() == null) {
+                v.add(f + ".path", "required: the path of one of the request's cgroups");
+                continue;
+            }
+            int at = -1;
+            for (int k = 0; k < out.size(); k++) {
+                if (out.get(k).path().equals(o.path())) {
+                    at = k;
+                }
+            }
+            if (at < 0) {
+                v.add(f + ".path", "'" + o.path() + "' is not a cgroup of the request; a variant changes the "
+                        + "limits of the request's cgroups");
+                continue;
+            }
+            CgroupRequest was = base.accepted.stream().filter(c -> c.path().equals(o.path())).findFirst()
+                    .orElse(new CgroupRequest(o.path(), null, null, null));
+            CgroupRequest merged = new CgroupRequest(o.path(), o.cpuMax() != null ? o.cpuMax() : was.cpuMax(),
+                    o.cpuMaxBurst() != null ? o.cpuMaxBurst() : was.cpuMaxBurst(),
+                    o.cpuWeight() != null ? o.cpuWeight() : was.cpuWeight());
+            CgroupSpec spec = CgroupRules.parse(merged, f, v);
+            if (spec != null) {
+                out.set(at, spec);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The request's workloads with a variant's overrides: each names a workload of the request and gives the
+     * fields that differ (the others are the request's); the merged workload is checked by the same rules.
+     */
+    private List<WorkloadRequest> overriddenWorkloads(List<WorkloadRequest> base, List<WorkloadRequest> overrides,
+                                                      Cgroups cgroups, Topologies.Resolved topology, String p,
+                                                      Violations v) {
+        if (overrides == null || overrides.isEmpty()) {
+            return base;
+        }
+        List<WorkloadRequest> out = new ArrayList<>(base);
+        for (int j = 0; j < overrides.size(); j++) {
+            String f = p + ".workloads[" + j + "]";
+            WorkloadRequest o = overrides.get(j);
+            int at = -1;
+            for (int k = 0; k < out.size() && o != null; k++) {
+                if (out.get(k).name() != null && out.get(k).name().equals(o.name())) {
+                    at = k;
+                }
+            }
+            if (at < 0) {
+                v.add(f + ".name", "'" + (o == null ? null : o.name()) + "' is not a workload of the request");
+                continue;
+            }
+            // The fields the override gives replace the request's (JSON objects merged, nulls absent).
+            tools.jackson.databind.node.ObjectNode merged = reader.mapper().valueToTree(out.get(at));
+            merged.setAll((tools.jackson.databind.node.ObjectNode) reader.mapper().valueToTree(o));
+            WorkloadRequest w = reader.mapper().treeToValue(merged, WorkloadRequest.class);
+            String cgroup = w.cgroup() == null ? "/" : w.cgroup();
+            if (!cgroups.paths.contains(cgroup)) {
+                v.add(f + ".cgroup", "unknown cgroup '" + cgroup + "'; list it under cgroups");
+            }
+            out.set(at, Workloads.check(w, cgroup, f, topology == null ? -1 : topology.cpuCount(), v));
+        }
+        return out;
     }
 
     private void checkLimits(SimulationRequest r, Topologies.Resolved topology, List<WorkloadRequest> workloads,

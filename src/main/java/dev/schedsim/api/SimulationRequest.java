@@ -113,7 +113,20 @@ public record SimulationRequest(
     public record SegmentRequest(Long runUs, Long sleepUs) {
     }
 
+    /**
+     * A variant: kernel settings over the request's, and cgroups (by path: cpuMax, cpuMaxBurst, cpuWeight) and
+     * workloads (by name: any field) over the request's, so that quotas, periods or bursts compare in one report.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record VariantRequest(String label, KernelRequest kernel) {
+    public record VariantRequest(
+            @Schema(description = "[A-Za-z0-9._-]{1,64}, unique") String label,
+            @Schema(description = "kernel fields that differ from the request's") KernelRequest kernel,
+            @Schema(description = "cgroups of the request, by path, with the limits that differ "
+                    + "(cpuMax, cpuMaxBurst, cpuWeight)") List<CgroupRequest> cgroups,
+            @Schema(description = "workloads of the request, by name, with the fields that differ")
+            List<WorkloadRequest> workloads) {
+        VariantRequest(String label, KernelRequest kernel) {
+            this(label, kernel, null, null);
+        }
     }
 }

@@ -70,7 +70,14 @@ final class ReportRenderer {
                     + f.toString().replace("{", "(").replace("}", ")")});
         }
         for (JsonNode v : request.path("variants")) {
-            rows.add(new String[] {"variant " + v.path("label").asString(), compact(v.path("kernel"))});
+            StringBuilder what = new StringBuilder(compact(v.path("kernel")));
+            // (cgroup and workload overrides after the kernel's, so a kernel-only variant reads as before)
+            for (String part : new String[] {"cgroups", "workloads"}) {
+                if (v.has(part)) {
+                    what.append(" ").append(part).append(" ").append(compact(v.path(part)));
+                }
+            }
+            rows.add(new String[] {"variant " + v.path("label").asString(), what.toString()});
         }
         return rows;
     }
