@@ -103,7 +103,13 @@ class RequestValidator implements SimulationPlanner {
         if (repetitions < 1) {
             v.add("repetitions", "must be >= 1");
         }
-        List<VariantRequest> variants = variants(r.variants(), v);
+        List<VariantRequest> variants = new ArrayList<>(variants(r.variants(), v));
+        for (VariantRequest x : sweep(r.sweep(), cgroups, v)) {
+            if (variants.stream().anyMatch(y -> x.label().equals(y.label()))) {
+                v.add("sweep", "its variant '" + x.label() + "' has the label of a listed variant");
+            }
+            variants.add(x);
+        }
         // Each variant's cgroups and workloads: the request's, with the variant's overrides (checked like them).
         List<VariantRequest> runs = variants.isEmpty() ? List.of(new VariantRequest("default", null)) : variants;
         List<List<CgroupSpec>> variantCgroups = new ArrayList<>();
@@ -123,8 +129,10 @@ class RequestValidator implements SimulationPlanner {
 
         long seed = r.seed() == null ? DEFAULT_SEED : r.seed();
         boolean trace = Boolean.TRUE.equals(r.trace());
+        // (the accepted request keeps the sweep as given, not its variants: planning it again gives the same grid)
         SimulationRequest accepted = new SimulationRequest(r.name(), r.topology(), kernel, cgroups.accepted,
-                workloads, r.durationMs(), seed, repetitions, r.variants() == null ? null : variants, trace);
+                workloads, r.durationMs(), seed, repetitions, r.variants() == null ? null
+                : variants.subList(0, r.variants().size()), trace, r.sweep());
 
         TopologySpec spec = topology.spec().get();
         List<SimulationPlan.Variant> planned = new ArrayList<>();
@@ -139,6 +147,57 @@ class RequestValidator implements SimulationPlanner {
                     variantCgroups.get(i), workloadSpecs, r.durationMs() * 1000, trace)));
         }
         return new Accepted(accepted, new SimulationPlan(seed, repetitions, limits.maxEvents(), planned));
+    }
+
+    /**
+     * The variants of a sweep: quota × period × burst of one cgroup of the request, labelled by their values.
+     * Its size is capped by schedsim.limits.max-variants with the listed variants (checkLimits).
+     */
+    private static List<VariantRequest> sweep(SimulationRequest.SweepRequest s, Cgroups cgroups, Violations v) {
+        if (s == null) {
+            return List.of();
+        }
+        List<VariantRequest> out = new ArrayList<>();
+        CgroupRequest base = s.cgroup() == null ? null
+                : cgroups.accepted.stream().filter(c -> c.path().equals(s.cgroup())).findFirst().orElse(null);
+        if (base == null) {
+            v.add("sweep.cgroup", "required: the path of one of the request's cgroups (listed under cgroups)");
+            return out;
+        }
+        SimulationRequest.Range q = s.quotaUs();
+        if (q == null || q.from() == null || q.to() == null || q.step() == null) {
+            v.add("sweep.quotaUs", "required: {\"from\": µs, \"to\": µs, \"step\": µs}");
+            return out;
+        }
+        if (q.step() <= 0 || q.from() <= 0 || q.to() < q.from()) {
+            v.add("sweep.quotaUs", "needs 0 < from <= to and step > 0");
+            return out;
+        }
+        String[] was = base.cpuMax().trim().split("\\s+");
+        long basePeriod = was.length == 2 ? Long.parseLong(was[1]) : dev.schedsim.engine.spec.CgroupSpec.DEFAULT_PERIOD_US;
+        List<Long> periods = s.periodsUs() == null || s.periodsUs().isEmpty() ? List.of(basePeriod) : s.periodsUs();
+        List<Long> bursts = s.burstsUs() == null || s.burstsUs().isEmpty() ? List.of(base.cpuMaxBurst())
+                : s.burstsUs();
+        if (periods.stream().anyMatch(x -> x == null || x <= 0) || bursts.stream().anyMatch(x -> x == null || x < 0)) {
+            v.add("sweep", "periodsUs must be > 0 and burstsUs >= 0, without nulls");
+            return out;
+        }
+        long count = ((q.to() - q.from()) / q.step() + 1) * periods.size() * bursts.size();
+        if (count > 10_000) {
+            // (checkLimits names the configured limit; this only keeps the expansion itself bounded)
+            v.add("sweep", "the grid has " + count + " settings; at most schedsim.limits.max-variants");
+            return out;
+        }
+        for (long quota = q.from(); quota <= q.to(); quota += q.step()) {
+            for (Long period : periods) {
+                for (Long burst : bursts) {
+                    String label = "q" + quota + "-p" + period + "-b" + burst;
+                    out.add(new VariantRequest(label, null, List.of(new CgroupRequest(s.cgroup(), quota + " " + period,
+                            burst, null)), null));
+                }
+            }
+        }
+        return out;
     }
 
     private static long threads(List<WorkloadRequest> workloads) {

@@ -25,7 +25,9 @@ public record SimulationRequest(
         Integer repetitions,
         @Schema(description = "kernel variants to compare (default: one, the kernel block as given)")
         List<VariantRequest> variants,
-        @Schema(description = "record a Perfetto trace of the first repetition (default false)") Boolean trace) {
+        @Schema(description = "record a Perfetto trace of the first repetition (default false)") Boolean trace,
+        @Schema(description = "variants generated from a grid of one cgroup's quota, period and burst (instead of "
+                + "or after the listed variants)") SweepRequest sweep) {
 
     /**
      * A preset or saved topology by name, or an explicit shape with optional hardware-model overrides;
@@ -106,6 +108,25 @@ public record SimulationRequest(
                     + "message thread wakes all its workers and waits for them") Integer rps,
             @Schema(description = "trace: each thread's run/sleep list, in order") List<SegmentRequest> segments,
             @Schema(description = "cache footprint per thread, KiB (default by type)") Integer cacheFootprintKb) {
+    }
+
+    /**
+     * A grid of one cgroup's bandwidth settings: every quota from {@code quotaUs.from} to {@code quotaUs.to} by
+     * {@code quotaUs.step}, times every period of {@code periodsUs} (default the cgroup's), times every burst of
+     * {@code burstsUs} (default the cgroup's); each setting a variant labelled by its values, e.g.
+     * {@code q50000-p100000-b0}.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record SweepRequest(
+            @Schema(description = "the cgroup whose limits the grid sets, one of the request's", example = "/a")
+            String cgroup,
+            @Schema(description = "quotas in µs: from, to (inclusive), step") Range quotaUs,
+            @Schema(description = "periods in µs (default: the cgroup's)") List<Long> periodsUs,
+            @Schema(description = "bursts in µs (default: the cgroup's)") List<Long> burstsUs) {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Range(Long from, Long to, Long step) {
     }
 
     /** One trace step: exactly one of {@code runUs} and {@code sleepUs}. */

@@ -79,6 +79,9 @@ final class ReportRenderer {
             }
             rows.add(new String[] {"variant " + v.path("label").asString(), what.toString()});
         }
+        if (request.has("sweep")) {
+            rows.add(new String[] {"sweep", compact(request.path("sweep"))});
+        }
         return rows;
     }
 

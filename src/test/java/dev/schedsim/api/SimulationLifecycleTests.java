@@ -7,7 +7,9 @@ import dev.schedsim.Http;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -459,5 +461,48 @@ class SimulationLifecycleTests {
                 "[ { \"label\": \"x\", \"workloads\": [ { \"name\": \"v\", \"threads\": 3 } ] } ]"));
         assertThat(badWorkload.statusCode()).isEqualTo(400);
         assertThat(badWorkload.body()).contains("variants[0].workloads[0].name");
+    }
+
+    /**
+     * A sweep (issue "Limits advisor", item 1): a grid of one cgroup's quota × period generates labelled variants
+     * that run and compare like listed ones; a grid beyond schedsim.limits.max-variants is a 422.
+     */
+    @Test
+    void aSweepGeneratesVariantsFromAGrid() {
+        String base = """
+                { "name": "quota-sweep", "topology": { "preset": "validation-2c" },
+                  "cgroups": [ { "path": "/a", "cpuMax": "50000 100000" } ],
+                  "workloads": [ { "name": "w", "cgroup": "/a", "type": "cpu-bound", "threads": 2 } ],
+                  "durationMs": 500, "sweep": %s }""";
+        String id = submit(base.formatted(
+                "{ \"cgroup\": \"/a\", \"quotaUs\": { \"from\": 20000, \"to\": 60000, \"step\": 20000 },"
+                        + " \"periodsUs\": [ 50000, 100000 ] }"));
+        JsonNode done = http.awaitFinished(id);
+        assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
+        List<String> labels = new ArrayList<>();
+        Map<String, Double> usage = new HashMap<>();
+        for (JsonNode v : done.path("result").path("variants")) {
+            labels.add(v.path("label").asString());
+            for (JsonNode c : v.path("cgroups")) {
+                if (c.path("path").asString().equals("/a")) {
+                    usage.put(v.path("label").asString(), c.path("cpuStat").path("usageUsec").asDouble());
+                }
+            }
+        }
+        assertThat(labels).containsExactly("q20000-p50000-b0", "q20000-p100000-b0", "q40000-p50000-b0",
+                "q40000-p100000-b0", "q60000-p50000-b0", "q60000-p100000-b0");
+        // 0.4 CPU (20 ms per 50 ms) uses more than 0.2 CPU (20 ms per 100 ms); 60 ms per 100 ms more than 40.
+        assertThat(usage.get("q20000-p50000-b0")).isGreaterThan(usage.get("q20000-p100000-b0") * 1.5);
+        assertThat(usage.get("q60000-p100000-b0")).isGreaterThan(usage.get("q40000-p100000-b0") * 1.2);
+        assertThat(done.path("request").has("sweep")).isTrue();
+
+        HttpResponse<String> tooBig = http.post("/api/v1/simulations", base.formatted(
+                "{ \"cgroup\": \"/a\", \"quotaUs\": { \"from\": 1000, \"to\": 100000, \"step\": 1000 } }"));
+        assertThat(tooBig.statusCode()).as(tooBig.body()).isEqualTo(422);
+        assertThat(tooBig.body()).contains("schedsim.limits.max-variants");
+        HttpResponse<String> noCgroup = http.post("/api/v1/simulations", base.formatted(
+                "{ \"cgroup\": \"/b\", \"quotaUs\": { \"from\": 1000, \"to\": 2000, \"step\": 1000 } }"));
+        assertThat(noCgroup.statusCode()).isEqualTo(400);
+        assertThat(noCgroup.body()).contains("sweep.cgroup");
     }
 }
