@@ -18,12 +18,13 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Errors that never reach a controller are problem+json too: the servlet container's error page ({@code /error}:
  * a TRACE request, an error raised in a filter) replaces Spring Boot's default JSON, and Tomcat's own error
- * report valve (errors before the servlet: see {@link ProblemErrorReportValve}) its HTML page.
+ * report valve (errors before the servlet: see {@link ProblemErrorReportValve}) its HTML page. Tomcat's upload
+ * timeout is set here too: a body read waits at most schedsim.body-timeout.
  */
 @Configuration(proxyBeanMethods = false)
 class ProblemErrorPages {
     @Bean
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReportValve(
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> tomcatErrorsAndUploadTimeout(
             dev.schedsim.simulation.SchedsimProperties properties) {
         int bodyTimeoutMs = (int) Math.min(Integer.MAX_VALUE, properties.bodyTimeout().toMillis());
         return factory -> {

@@ -31,13 +31,18 @@ public final class DatabaseOutage {
 
     /** Whether {@code e}, or anything it was caused by, says the database is unavailable. */
     public static boolean isOutage(Throwable e) {
+        // An I/O error counts only under a database error (the driver's socket), not on its own: a client that
+        // hung up mid-request is no outage.
+        boolean underDatabase = false;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CannotCreateTransactionException || t instanceof DataAccessResourceFailureException
                     || t instanceof TransientDataAccessException || t instanceof QueryTimeoutException
                     || t instanceof SQLTransientException || t instanceof SQLRecoverableException
-                    || t instanceof IOException) {
+                    || (underDatabase && t instanceof IOException)) {
                 return true;
             }
+            underDatabase |= t instanceof SQLException || t instanceof org.springframework.dao.DataAccessException
+                    || t instanceof org.springframework.transaction.TransactionException;
             if (t instanceof SQLException s && (outageState(s) || closedConnection(s))) {
                 return true;
             }

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The engine hook of one claimed run. The engine calls {@link #cancelled()} every few thousand events; at most
@@ -19,6 +21,8 @@ import java.util.function.Supplier;
  * heartbeat the database is not there to take is skipped ({@link DatabaseOutage}), never the run's failure.
  */
 final class RunHeartbeat implements RunControl {
+    private static final Logger log = LoggerFactory.getLogger(RunHeartbeat.class);
+
     private final SimulationRuns runs;
     private final SimulationJobs simulations;
     private final String runId;
@@ -34,7 +38,6 @@ final class RunHeartbeat implements RunControl {
     private long events;
     private long lastWriteMs;
     private boolean outageLogged;
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RunHeartbeat.class);
 
     RunHeartbeat(SimulationRuns runs, SimulationJobs simulations, String runId, String simulationId, String worker,
                  Clock clock, long intervalMs, AtomicBoolean cancelled, BooleanSupplier stopping, long durationUs,

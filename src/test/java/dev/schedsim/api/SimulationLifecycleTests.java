@@ -433,14 +433,7 @@ class SimulationLifecycleTests {
                   { "label": "one-thread", "workloads": [ { "name": "w", "threads": 1 } ] } ]"""));
         JsonNode done = http.awaitFinished(id);
         assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
-        Map<String, Double> usage = new HashMap<>();
-        for (JsonNode v : done.path("result").path("variants")) {
-            for (JsonNode c : v.path("cgroups")) {
-                if (c.path("path").asString().equals("/a")) {
-                    usage.put(v.path("label").asString(), c.path("cpuStat").path("usageUsec").asDouble());
-                }
-            }
-        }
+        Map<String, Double> usage = usageByVariant(done, "/a");
         // The quota bounds the usage (0.5 CPU, then 0.8 CPU: the ratio near 1.6, less the first period's and the
         // tick overrun's share); one thread under the 0.5 CPU quota still uses what two did.
         assertThat(usage.get("quota-80") / usage.get("half")).isBetween(1.3, 1.7);
@@ -479,16 +472,8 @@ class SimulationLifecycleTests {
                         + " \"periodsUs\": [ 50000, 100000 ] }"));
         JsonNode done = http.awaitFinished(id);
         assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
-        List<String> labels = new ArrayList<>();
-        Map<String, Double> usage = new HashMap<>();
-        for (JsonNode v : done.path("result").path("variants")) {
-            labels.add(v.path("label").asString());
-            for (JsonNode c : v.path("cgroups")) {
-                if (c.path("path").asString().equals("/a")) {
-                    usage.put(v.path("label").asString(), c.path("cpuStat").path("usageUsec").asDouble());
-                }
-            }
-        }
+        Map<String, Double> usage = usageByVariant(done, "/a");
+        List<String> labels = new ArrayList<>(usage.keySet());
         assertThat(labels).containsExactly("q20000-p50000-b0", "q20000-p100000-b0", "q40000-p50000-b0",
                 "q40000-p100000-b0", "q60000-p50000-b0", "q60000-p100000-b0");
         // 0.4 CPU (20 ms per 50 ms) uses more than 0.2 CPU (20 ms per 100 ms); 60 ms per 100 ms more than 40.
@@ -504,5 +489,18 @@ class SimulationLifecycleTests {
                 "{ \"cgroup\": \"/b\", \"quotaUs\": { \"from\": 1000, \"to\": 2000, \"step\": 1000 } }"));
         assertThat(noCgroup.statusCode()).isEqualTo(400);
         assertThat(noCgroup.body()).contains("sweep.cgroup");
+    }
+
+    /** The cgroup's usage_usec in each variant of a finished simulation, by label, in the result's order. */
+    private static Map<String, Double> usageByVariant(JsonNode done, String path) {
+        Map<String, Double> usage = new java.util.LinkedHashMap<>();
+        for (JsonNode v : done.path("result").path("variants")) {
+            for (JsonNode c : v.path("cgroups")) {
+                if (c.path("path").asString().equals(path)) {
+                    usage.put(v.path("label").asString(), c.path("cpuStat").path("usageUsec").asDouble());
+                }
+            }
+        }
+        return usage;
     }
 }

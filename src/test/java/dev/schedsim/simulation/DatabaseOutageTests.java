@@ -37,6 +37,10 @@ class DatabaseOutageTests {
                 new SQLException("duplicate key value violates unique constraint", "23505")))).isFalse();
         assertThat(DatabaseOutage.isOutage(new IllegalStateException("blocked-start task must block"))).isFalse();
         assertThat(DatabaseOutage.isOutage(new SQLException("syntax error at or near", "42601"))).isFalse();
+        // A client that hung up is no outage; the same I/O error under the driver is.
+        assertThat(DatabaseOutage.isOutage(new java.io.IOException("Broken pipe"))).isFalse();
+        assertThat(DatabaseOutage.isOutage(new SQLException("send failed", null, new java.io.IOException("Broken pipe"))))
+                .isTrue();
     }
 
     @Test
