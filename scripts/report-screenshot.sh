@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Opens a real report page in headless Chromium and checks the screenshot.
 #   scripts/report-screenshot.sh            # builds the jar if needed, writes target/report.png
+#   RS_BODY=req.json RS_OUT=target/first.png scripts/report-screenshot.sh   # the report of your own request
 # Installs Debian's chromium when it is missing (needs root and apt). Starts the service on a random free port
 # with a temporary H2 database, runs a small scenario to completion, screenshots its HTML report and checks that
 # the PNG is non-trivial and not blank (distinct colours, decoded with python3's zlib, or ImageMagick).
 # Exit codes: 0 ok, 1 a real failure (service, report or screenshot wrong), 2 chromium unavailable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OUT=target/report.png
+OUT=${RS_OUT:-target/report.png}
 
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -36,8 +37,13 @@ BASE="http://127.0.0.1:$PORT"
 for _ in $(seq 1 120); do curl -fs "$BASE/actuator/health" >/dev/null 2>&1 && break; sleep 0.5; done
 curl -fs "$BASE/actuator/health" >/dev/null || { echo "service did not start" >&2; tail -50 "$WORK/service.log" >&2; exit 1; }
 
-ID=$(curl -fs -X POST "$BASE/api/v1/scenarios/seed-001-return-runtime-fix/run" -H 'Content-Type: application/json' \
-  -d '{ "repetitions": 2, "durationMs": 2000 }' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+if [ -n "${RS_BODY:-}" ]; then
+  ID=$(curl -fs -X POST "$BASE/api/v1/simulations" -H 'Content-Type: application/json' --data-binary "@$RS_BODY" \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+else
+  ID=$(curl -fs -X POST "$BASE/api/v1/scenarios/seed-001-return-runtime-fix/run" -H 'Content-Type: application/json' \
+    -d '{ "repetitions": 2, "durationMs": 2000 }' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+fi
 for _ in $(seq 1 600); do
   STATUS=$(curl -fs "$BASE/api/v1/simulations/$ID" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')
   case "$STATUS" in QUEUED|RUNNING) sleep 0.2 ;; *) break ;; esac
@@ -48,7 +54,7 @@ URL="$BASE/api/v1/simulations/$ID/report"
 PAGE=$(curl -fs "$URL") || { echo "could not read the report $URL" >&2; exit 1; }
 grep -q "<svg" <<<"$PAGE" || { echo "the HTML report has no plot" >&2; exit 1; }
 
-mkdir -p target
+mkdir -p "$(dirname "$OUT")"
 rm -f "$OUT"
 timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage \

@@ -1,6 +1,9 @@
 package dev.schedsim.report;
 
 import dev.schedsim.api.Submissions;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.simulation.SimulationPlan;
+import dev.schedsim.simulation.SimulationPlanner;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
 import dev.schedsim.simulation.SimulationControl;
@@ -11,7 +14,9 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -35,8 +40,10 @@ class ReportController {
 
     private final SimulationJobs jobs;
     private final SimulationControl queue;
+    private final SimulationPlanner planner;
 
-    ReportController(SimulationJobs jobs, SimulationControl queue) {
+    ReportController(SimulationJobs jobs, SimulationControl queue, SimulationPlanner planner) {
+        this.planner = planner;
         this.jobs = jobs;
         this.queue = queue;
     }
@@ -62,9 +69,30 @@ class ReportController {
             throw new StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no result to report");
         }
-        ReportRenderer r = new ReportRenderer(job.getId(), job.getName(), job.getRequestJson(), result);
+        ReportRenderer r = new ReportRenderer(job.getId(), job.getName(), job.getRequestJson(), result,
+                limits(job.getRequestJson()));
         return ResponseEntity.ok().contentType(markdown ? MARKDOWN : HTML).header(HttpHeaders.VARY, "Accept")
                 .body(markdown ? r.markdown() : r.html());
+    }
+
+    /**
+     * Each variant's cgroups as its run had them, from the request's plan (overrides and sweep applied), for the
+     * verdicts. A stored request the planner no longer takes (a limit lowered since) gets verdicts without them.
+     */
+    private Map<String, Map<String, CgroupSpec>> limits(String requestJson) {
+        Map<String, Map<String, CgroupSpec>> out = new LinkedHashMap<>();
+        SimulationPlan plan;
+        try {
+            plan = planner.plan(requestJson);
+        } catch (RuntimeException e) {
+            return out;
+        }
+        for (SimulationPlan.Variant v : plan.variants()) {
+            Map<String, CgroupSpec> byPath = new LinkedHashMap<>();
+            v.spec().cgroups().forEach(c -> byPath.put(c.path(), c));
+            out.put(v.label(), byPath);
+        }
+        return out;
     }
 
     /** true for Markdown, false for HTML, by the client's preference; 406 when it accepts neither. */

@@ -1,5 +1,6 @@
 package dev.schedsim.report;
 
+import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.result.ResultDocument;
 import dev.schedsim.result.ResultJson;
 import java.util.ArrayList;
@@ -23,13 +24,24 @@ final class ReportRenderer {
     private final JsonNode request;
     private final ResultDocument result;
     private final List<ResultDocument.Variant> variants;
+    /** Each variant's cgroups as its run had them (overrides and sweep applied), by label and path. */
+    private final Map<String, Map<String, CgroupSpec>> limits;
+    /** Whether any variant ran more than once: only then has the comparison a standard deviation to show. */
+    private final boolean repeated;
 
-    ReportRenderer(String id, String name, String requestJson, String resultJson) {
+    /**
+     * @param limits each variant's cgroups by label and path, from the request's plan; a variant or cgroup
+     *               missing from it gets its verdict without the quota's figures
+     */
+    ReportRenderer(String id, String name, String requestJson, String resultJson,
+                   Map<String, Map<String, CgroupSpec>> limits) {
         this.id = id;
         this.name = name;
         this.request = JSON.readTree(requestJson);
         this.result = ResultJson.read(resultJson);
         this.variants = result.variants() == null ? List.of() : result.variants();
+        this.limits = limits;
+        this.repeated = variants.stream().anyMatch(v -> v.repetitions() > 1);
     }
 
     private String title() {
@@ -42,10 +54,10 @@ final class ReportRenderer {
         List<String[]> rows = new ArrayList<>();
         JsonNode t = request.path("topology");
         rows.add(new String[] {"simulation", id});
-        rows.add(new String[] {"machine", t.has("preset") ? t.path("preset").asString() : compact(t)});
+        rows.add(new String[] {"machine", t.has("preset") ? t.path("preset").asString() : words(t)});
         JsonNode k = request.path("kernel");
         rows.add(new String[] {"kernel", "profile " + k.path("profile").asString() + ", HZ " + k.path("hz").asString()
-                + (k.path("features").isEmpty() ? "" : ", features " + compact(k.path("features")))});
+                + (k.path("features").isEmpty() ? "" : ", features " + words(k.path("features")))});
         rows.add(new String[] {"simulated time", request.path("durationMs").asString() + " ms"});
         rows.add(new String[] {"seed, repetitions", request.path("seed").asString() + ", "
                 + request.path("repetitions").asString()});
@@ -70,23 +82,53 @@ final class ReportRenderer {
                     + f.toString().replace("{", "(").replace("}", ")")});
         }
         for (JsonNode v : request.path("variants")) {
-            StringBuilder what = new StringBuilder(compact(v.path("kernel")));
-            // (cgroup and workload overrides after the kernel's, so a kernel-only variant reads as before)
-            for (String part : new String[] {"cgroups", "workloads"}) {
-                if (v.has(part)) {
-                    what.append(" ").append(part).append(" ").append(compact(v.path(part)));
-                }
+            List<String> what = new ArrayList<>();
+            if (!v.path("kernel").isEmpty()) {
+                what.add("kernel " + words(v.path("kernel")));
             }
-            rows.add(new String[] {"variant " + v.path("label").asString(), what.toString()});
+            for (JsonNode c : v.path("cgroups")) {
+                what.add("cgroup " + c.path("path").asString() + " " + words(without(c, "path")));
+            }
+            for (JsonNode w : v.path("workloads")) {
+                what.add("workload " + w.path("name").asString() + " " + words(without(w, "name")));
+            }
+            rows.add(new String[] {"variant " + v.path("label").asString(),
+                what.isEmpty() ? "as the request" : String.join("; ", what)});
         }
         if (request.has("sweep")) {
-            rows.add(new String[] {"sweep", compact(request.path("sweep"))});
+            rows.add(new String[] {"sweep", words(request.path("sweep"))});
         }
         return rows;
     }
 
-    private static String compact(JsonNode n) {
-        return JSON.writeValueAsString(n).replace(",", ", ").replace(":", ": ");
+    /**
+     * A JSON value as words: an object's fields as "name value" joined by commas, nested objects in
+     * parentheses, arrays as "a, b" in brackets: {@code {"profile":"6.6","features":{"DELAY_DEQUEUE":false}}} reads
+     * "profile 6.6, features (DELAY_DEQUEUE false)".
+     */
+    static String words(JsonNode n) {
+        if (n.isObject()) {
+            List<String> parts = new ArrayList<>();
+            for (Map.Entry<String, JsonNode> e : n.properties()) {
+                if (!e.getValue().isNull()) {
+                    JsonNode x = e.getValue();
+                    parts.add(e.getKey() + " " + (x.isObject() ? "(" + words(x) + ")" : words(x)));
+                }
+            }
+            return String.join(", ", parts);
+        }
+        if (n.isArray()) {
+            List<String> parts = new ArrayList<>();
+            n.forEach(x -> parts.add(x.isObject() ? "(" + words(x) + ")" : words(x)));
+            return "[" + String.join(", ", parts) + "]";
+        }
+        return n.asString();
+    }
+
+    private static JsonNode without(JsonNode object, String field) {
+        tools.jackson.databind.node.ObjectNode copy = (tools.jackson.databind.node.ObjectNode) object.deepCopy();
+        copy.remove(field);
+        return copy;
     }
 
     // ---------------------------------------------------------------- comparison, kernel-posting style
@@ -102,19 +144,26 @@ final class ReportRenderer {
             Line line = lines.get(metric);
             if (line == null) {
                 line = new Line(metric, new ArrayList<>());
-                line.cells().add(cell(1.0, 0.0, row.baselineStdPct()));
+                line.cells().add(repeated ? cell(1.0, 0.0, row.baselineStdPct()) : cell(1.0, 0.0));
                 lines.put(metric, line);
             }
             double base = d(row.baselineMean());
             double mean = d(row.variantMean());
             Double ratio = base == 0 ? (mean == 0 ? 1.0 : null) : mean / base;
-            line.cells().add(cell(ratio, row.pctImprovement(), row.variantStdPct()));
+            line.cells().add(repeated ? cell(ratio, row.pctImprovement(), row.variantStdPct())
+                    : cell(ratio, row.pctImprovement()));
         }
         return new ArrayList<>(lines.values());
     }
 
     /** {@code 1.00 [ 0.00]( 4.78)}, {@code 0.99 [ +1.00]( 6.45)}: as seed 002's tables print them. */
     static String cell(Double ratio, Double pct, Double std) {
+        String s = std != null ? String.format(Locale.ROOT, "%5.2f", std) : "  n/a";
+        return cell(ratio, pct) + "(" + s + ")";
+    }
+
+    /** {@code 0.99 [ +1.00]}: the cell without a standard deviation, for runs that were not repeated. */
+    static String cell(Double ratio, Double pct) {
         String r = ratio == null ? " n/a" : String.format(Locale.ROOT, "%.2f", ratio);
         String p;
         if (pct == null) {
@@ -124,8 +173,22 @@ final class ReportRenderer {
         } else {
             p = String.format(Locale.ROOT, "%+6.2f", pct);
         }
-        String s = std != null ? String.format(Locale.ROOT, "%5.2f", std) : "  n/a";
-        return r + " [" + p + "](" + s + ")";
+        return r + " [" + p + "]";
+    }
+
+    /** What a cell of the comparison says, with the standard deviation only where runs were repeated. */
+    private String comparisonLegend() {
+        return "Baseline: " + variants.get(0).label() + ". Each cell is a variant's mean relative to the baseline's "
+                + "(1.00: the same), then [the improvement in %, positive is better"
+                + (repeated ? "](the standard deviation over its repetitions, in % of its mean)"
+                        : "] (one run each: no standard deviation; set repetitions to see the spread)")
+                + ", as kernel patch postings print it. The means themselves follow.";
+    }
+
+    /** "Seeds [42], 2 000 ms simulated." */
+    private static String variantLine(ResultDocument.Variant v) {
+        return (list(v.seeds()).size() == 1 ? "Seed " : "Seeds ") + seeds(v) + ", " + Units.ms(d(v.simulatedUs()))
+                + " simulated.";
     }
 
     private String comparisonText() {
@@ -133,7 +196,7 @@ final class ReportRenderer {
         List<String> header = new ArrayList<>();
         header.add("metric");
         for (int v = 0; v < variants.size(); v++) {
-            header.add((v == 0 ? "baseline" : variants.get(v).label()) + "[pct imp](std%)");
+            header.add((v == 0 ? "baseline" : variants.get(v).label()) + (repeated ? "[pct imp](std%)" : "[pct imp]"));
         }
         int[] width = new int[header.size()];
         for (int i = 0; i < width.length; i++) {
@@ -175,8 +238,8 @@ final class ReportRenderer {
         Map<String, List<String>> byMetric = new LinkedHashMap<>();
         for (ResultDocument.ComparisonRow row : rows()) {
             List<String> r = byMetric.computeIfAbsent(row.metric(),
-                    m -> new ArrayList<>(List.of(m, Svg.num(d(row.baselineMean())))));
-            r.add(Svg.num(d(row.variantMean())));
+                    m -> new ArrayList<>(List.of(m, Units.grouped(d(row.baselineMean())))));
+            r.add(Units.grouped(d(row.variantMean())));
         }
         rows.addAll(byMetric.values());
         return rows;
@@ -184,32 +247,89 @@ final class ReportRenderer {
 
     // ---------------------------------------------------------------- per-variant tables
 
+    /** The cgroup's settings in variant v, or null when the plan did not say. */
+    private CgroupSpec limit(ResultDocument.Variant v, String path) {
+        Map<String, CgroupSpec> byPath = limits.get(v.label());
+        return byPath == null ? null : byPath.get(path);
+    }
+
+    /** One sentence per cgroup: what limited it, in the words of a pod's limits. */
+    private List<String> verdicts(ResultDocument.Variant v) {
+        List<String> out = new ArrayList<>();
+        for (ResultDocument.Cgroup c : list(v.cgroups())) {
+            out.add(CgroupVerdict.of(c.path(), limit(v, c.path()), c.cpuStat(), d(v.simulatedUs())));
+        }
+        return out;
+    }
+
+    /** The cgroups in a reader's units. */
     private List<List<String>> cgroupTable(ResultDocument.Variant v) {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("cgroup", "usage_usec", "nr_periods", "nr_throttled", "throttled %", "throttled_usec",
-                "nr_bursts", "burst_usec"));
+        rows.add(List.of("cgroup", "limit", "CPU used", "throttled", "throttled time", "burst time"));
         for (ResultDocument.Cgroup c : list(v.cgroups())) {
             ResultDocument.CpuStat s = c.cpuStat();
             double periods = d(s.nrPeriods());
-            rows.add(List.of(c.path(), n(s.usageUsec()), n(s.nrPeriods()), n(s.nrThrottled()),
-                    periods > 0 ? Svg.num(Math.round(d(s.nrThrottled()) / periods * 1000) / 10.0) : "-",
-                    n(s.throttledUsec()), n(s.nrBursts()), n(s.burstUsec())));
+            rows.add(List.of(c.path(), CgroupVerdict.limit(limit(v, c.path())),
+                    Units.ms(d(s.usageUsec())) + " (" + Units.cpus(d(s.usageUsec()) / Math.max(1, d(v.simulatedUs())))
+                            + ")",
+                    periods > 0 ? Units.grouped(d(s.nrThrottled())) + " of " + Units.grouped(periods) + " periods ("
+                            + Units.pct(d(s.nrThrottled()) / periods) + ")" : "-",
+                    periods > 0 ? Units.ms(d(s.throttledUsec())) : "-",
+                    d(s.nrBursts()) > 0 ? Units.ms(d(s.burstUsec())) + " in " + Units.grouped(d(s.nrBursts()))
+                            + " periods" : "-"));
+        }
+        return rows;
+    }
+
+    /** cpu.stat as the kernel writes it (µs), for reading side by side with a real machine's. */
+    private List<List<String>> cpuStatTable(ResultDocument.Variant v) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("cpu.stat", "usage_usec", "nr_periods", "nr_throttled", "throttled_usec", "nr_bursts",
+                "burst_usec"));
+        for (ResultDocument.Cgroup c : list(v.cgroups())) {
+            ResultDocument.CpuStat s = c.cpuStat();
+            rows.add(List.of(c.path(), g(s.usageUsec()), g(s.nrPeriods()), g(s.nrThrottled()),
+                    g(s.throttledUsec()), g(s.nrBursts()), g(s.burstUsec())));
         }
         return rows;
     }
 
     private List<List<String>> workloadTable(ResultDocument.Variant v) {
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("workload", "cpu usec", "completion us", "throughput /s", "p50 us", "p90 us", "p99 us",
-                "max us", "request p99 us", "migrations"));
+        rows.add(List.of("workload", "CPU time", "completion", "throughput", "wakeup p50 µs", "p90 µs", "p99 µs",
+                "max µs", "request p99 µs", "migrations"));
         for (ResultDocument.Workload w : list(v.workloads())) {
             ResultDocument.Latency l = w.wakeupLatencyUs();
             ResultDocument.Latency req = w.requestLatencyUs();
-            rows.add(List.of(w.name(), n(w.cpuUsec()), n(w.completionUs()), n(w.throughputPerSec()),
-                    n(l == null ? null : l.p50()), n(l == null ? null : l.p90()), n(l == null ? null : l.p99()),
-                    n(l == null ? null : l.max()), req != null ? n(req.p99()) : "-", n(w.migrations())));
+            rows.add(List.of(w.name(), w.cpuUsec() == null ? "-" : Units.ms(w.cpuUsec()),
+                    w.completionUs() == null ? "-" : Units.ms(w.completionUs()), throughput(w),
+                    us(l == null ? null : l.p50()), us(l == null ? null : l.p90()), us(l == null ? null : l.p99()),
+                    us(l == null ? null : l.max()), req != null ? us(req.p99()) : "-", g(w.migrations())));
         }
         return rows;
+    }
+
+    /** The throughput in the unit the workload's type counts (Report.WorkloadReport#throughputPerSec). */
+    private String throughput(ResultDocument.Workload w) {
+        if (w.throughputPerSec() == null) {
+            return "-";
+        }
+        String type = "";
+        for (JsonNode x : request.path("workloads")) {
+            if (x.path("name").asString().equals(w.name())) {
+                type = x.path("type").asString();
+            }
+        }
+        String unit = switch (type) {
+            case "cpu-bound" -> " CPU-s/s";
+            case "periodic" -> " cycles/s";
+            case "request-response" -> " transactions/s";
+            case "hackbench" -> " messages/s";
+            case "schbench" -> " requests/s";
+            case "trace" -> " segments/s";
+            default -> " /s";
+        };
+        return Units.grouped(w.throughputPerSec()) + unit;
     }
 
     private List<List<String>> machineTable(ResultDocument.Variant v) {
@@ -218,9 +338,9 @@ final class ReportRenderer {
         List<List<String>> rows = new ArrayList<>();
         rows.add(List.of("busy %", "idle %", "power W", "context switches", "migrations", "load balances",
                 "newidle balances", "sched overhead %", "serialize CAS", "serialize %"));
-        rows.add(List.of(n(c.busyPct()), n(c.idlePct()), n(c.avgPowerWatts()), n(s.contextSwitches()),
-                n(s.migrations()), n(s.loadBalances()), n(s.newidleBalances()), n(s.overheadPct()),
-                n(s.serializeAttempts()), n(s.serializePct())));
+        rows.add(List.of(n(c.busyPct()), n(c.idlePct()), n(c.avgPowerWatts()), g(s.contextSwitches()),
+                g(s.migrations()), g(s.loadBalances()), g(s.newidleBalances()), n(s.overheadPct()),
+                g(s.serializeAttempts()), n(s.serializePct())));
         return rows;
     }
 
@@ -236,6 +356,16 @@ final class ReportRenderer {
     /** A number as the tables print it; "-" when there is none. */
     private static String n(Double x) {
         return x == null ? "-" : Svg.num(x);
+    }
+
+    /** A number grouped in threes; "-" when there is none. */
+    private static String g(Double x) {
+        return x == null ? "-" : Units.grouped(x);
+    }
+
+    /** A latency in µs as the tables print it; "-" when there is none. */
+    private static String us(Double x) {
+        return x == null ? "-" : Units.us(x);
     }
 
     /** A number read as a JSON reader would: 0 when there is none. */
@@ -337,7 +467,7 @@ final class ReportRenderer {
                 List.of(new Svg.Series("busy CPUs", busy(v))), maxBusy()));
         List<Svg.Series> thr = throttled(v);
         if (!thr.isEmpty()) {
-            out.add(Svg.chart("Throttled time per " + Svg.num(bucket / 1000.0) + " ms, " + label,
+            out.add(Svg.chart("Throttled time per " + Units.ms(bucket) + ", " + label,
                     "throttled ms (summed over CPUs)", bucket, thr, maxThrottledMs()));
         }
         return out;
@@ -359,23 +489,23 @@ final class ReportRenderer {
         b.append("# ").append(title()).append("\n\n## Request\n\n");
         b.append(mdTable(prepend(List.of("", ""), summary())));
         if (variants.size() > 1) {
-            b.append("\n## Comparison\n\nBaseline: ").append(variants.get(0).label())
-                    .append(". Each cell is the variant's mean relative to the baseline, [the improvement in %, "
-                            + "positive is better](the standard deviation over repetitions in % of the mean).\n\n");
+            b.append("\n## Comparison\n\n").append(comparisonLegend()).append("\n\n");
             b.append("```\n").append(comparisonText()).append("```\n\nMeans:\n\n").append(mdTable(meansTable()));
         }
         for (ResultDocument.Variant v : variants) {
             b.append("\n## Variant ").append(v.label()).append("\n\n");
-            b.append("Seeds ").append(seeds(v)).append(", simulated ")
-                    .append(n(v.simulatedUs())).append(" us.\n\n");
-            b.append(mdTable(cgroupTable(v))).append('\n').append(mdTable(workloadTable(v))).append('\n')
-                    .append(mdTable(machineTable(v)));
+            b.append(variantLine(v)).append("\n\n");
+            for (String verdict : verdicts(v)) {
+                b.append("- ").append(verdict).append('\n');
+            }
+            b.append('\n').append(mdTable(cgroupTable(v))).append('\n').append(mdTable(cpuStatTable(v))).append('\n')
+                    .append(mdTable(workloadTable(v))).append('\n').append(mdTable(machineTable(v)));
             if (!costs(v).isEmpty()) {
                 b.append("\nmax_newidle_lb_cost per domain level:\n\n").append(mdTable(costTable(v)));
             }
             if (v.timeSeries() != null) {
-                b.append("\nBusy CPUs over time (first repetition, ").append(Svg.num(v.timeSeries().bucketUs()))
-                        .append(" us buckets, 0 to ").append(Svg.num(maxBusy())).append("): `")
+                b.append("\nBusy CPUs over time (first repetition, ").append(Units.ms(v.timeSeries().bucketUs()))
+                        .append(" buckets, 0 to ").append(Svg.num(maxBusy())).append("): `")
                         .append(sparkline(busy(v), maxBusy())).append("`\n");
                 for (Svg.Series s : throttled(v)) {
                     b.append("\nThrottled time of ").append(s.label()).append(" over time (0 to ")
@@ -430,10 +560,7 @@ final class ReportRenderer {
                 .append("</style></head><body>\n<h1>").append(Svg.esc(title())).append("</h1>\n<h2>Request</h2>\n");
         b.append(htmlTable(prepend(List.of("", ""), summary()), false));
         if (variants.size() > 1) {
-            b.append("<h2>Comparison</h2>\n<p>Baseline: <b>").append(Svg.esc(variants.get(0).label()))
-                    .append("</b>. Each cell is the variant's mean relative to the baseline, [the improvement in %, "
-                            + "positive is better](the standard deviation over repetitions in % of the mean), as "
-                            + "kernel patch postings print it.</p>\n<pre>")
+            b.append("<h2>Comparison</h2>\n<p>").append(Svg.esc(comparisonLegend())).append("</p>\n<pre>")
                     .append(Svg.esc(comparisonText())).append("</pre>\n<p>Means:</p>\n")
                     .append(htmlTable(meansTable(), true));
         }
@@ -444,11 +571,13 @@ final class ReportRenderer {
             }
         }
         for (ResultDocument.Variant v : variants) {
-            b.append("<h2>Variant ").append(Svg.esc(v.label())).append("</h2>\n<p>Seeds ")
-                    .append(Svg.esc(seeds(v))).append(", simulated ").append(n(v.simulatedUs()))
-                    .append(" us.</p>\n");
-            b.append(htmlTable(cgroupTable(v), true)).append(htmlTable(workloadTable(v), true))
-                    .append(htmlTable(machineTable(v), true));
+            b.append("<h2>Variant ").append(Svg.esc(v.label())).append("</h2>\n<p>")
+                    .append(Svg.esc(variantLine(v))).append("</p>\n<ul>\n");
+            for (String verdict : verdicts(v)) {
+                b.append("<li>").append(Svg.esc(verdict)).append("</li>\n");
+            }
+            b.append("</ul>\n").append(htmlTable(cgroupTable(v), true)).append(htmlTable(cpuStatTable(v), true))
+                    .append(htmlTable(workloadTable(v), true)).append(htmlTable(machineTable(v), true));
             if (!costs(v).isEmpty()) {
                 b.append("<p>max_newidle_lb_cost per domain level:</p>\n").append(htmlTable(costTable(v), true));
             }

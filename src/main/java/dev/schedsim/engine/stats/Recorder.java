@@ -33,14 +33,27 @@ public final class Recorder {
     private long lastStart;
 
     public Recorder(long endNs, int groups, boolean tracing) {
-        long b = Math.max(1_000_000L, (endNs + MAX_BUCKETS - 1) / MAX_BUCKETS);
-        b = (b + 999_999) / 1_000_000 * 1_000_000;
+        long b = tidy(Math.max(1_000_000L, (endNs + MAX_BUCKETS - 1) / MAX_BUCKETS));
         this.bucketNs = b;
         this.buckets = (int) Math.max(1, (endNs + b - 1) / b);
         this.busyNs = new double[buckets];
         this.usageNs = new double[groups][buckets];
         this.throttledNs = new double[groups][buckets];
         this.tracing = tracing;
+    }
+
+    /**
+     * The smallest of 1, 2 and 5 ms times a power of ten at or above ns: buckets a plot's reader can count with
+     * (10 ms, not 9; 50 ms, not 42).
+     */
+    static long tidy(long ns) {
+        for (long decade = 1_000_000L; ; decade *= 10) {
+            for (long m : new long[] {1, 2, 5}) {
+                if (m * decade >= ns) {
+                    return m * decade;
+                }
+            }
+        }
     }
 
     /** Adds [from, to) to a series, split over the buckets it spans. */
