@@ -80,7 +80,10 @@ class SimulationController {
     @GetMapping
     @Operation(operationId = "listSimulations", summary = "List simulations, newest first",
             description = "Spring Page shape: content, number, size, totalElements, totalPages, …; entries omit "
-                    + "request and result.")
+                    + "request and result.",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "A page of simulations"),
+                @ApiResponse(responseCode = "400", description = "A status, page or size out of its range")})
     PageView<SimulationView> list(
             @Parameter(description = "QUEUED, RUNNING, SUCCEEDED, FAILED or CANCELLED", example = "SUCCEEDED")
             @RequestParam(required = false) String status,
@@ -111,14 +114,21 @@ class SimulationController {
     }
 
     @GetMapping("/{id}")
-    @Operation(operationId = "getSimulation", summary = "Read a simulation: status, progress, the accepted request and, once SUCCEEDED, the result")
+    @Operation(operationId = "getSimulation", summary = "Read a simulation: status, progress, the accepted request and, once SUCCEEDED, the result",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The simulation"),
+                @ApiResponse(responseCode = "404", description = "Unknown simulation")})
     SimulationView get(@Parameter(description = ID_DOC) @PathVariable String id) {
         SimulationJob job = find(id);
         return SimulationView.of(job, simulations.result(job));
     }
 
     @GetMapping(value = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "getSimulationResult", summary = "The result document alone, byte for byte as stored (409 until SUCCEEDED)")
+    @Operation(operationId = "getSimulationResult", summary = "The result document alone, byte for byte as stored (409 until SUCCEEDED)",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The result document"),
+                @ApiResponse(responseCode = "404", description = "Unknown simulation"),
+                @ApiResponse(responseCode = "409", description = "Not SUCCEEDED (yet)")})
     ResponseEntity<String> result(@Parameter(description = ID_DOC) @PathVariable String id) {
         SimulationJob job = find(id);
         String result = simulations.result(job);

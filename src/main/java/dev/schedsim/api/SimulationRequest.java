@@ -35,9 +35,23 @@ public record SimulationRequest(
      * lateness, background threads), so that a seed changes nothing the workloads do not draw themselves.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record TopologyRequest(String preset, Integer sockets, Integer numaNodesPerSocket, Integer llcsPerNumaNode,
-                                  Integer coresPerLlc, Integer threadsPerCore, List<Integer> llcCores,
-                                  HardwareRequest hardware, Boolean machineNoise) {
+    public record TopologyRequest(
+            @Schema(description = "a preset (GET /api/v1/topologies/presets) or a saved topology's name; or leave it "
+                    + "out and give the shape", example = "validation-2c") String preset,
+            @Schema(description = "explicit shape (all five counts required): sockets", minimum = "1") Integer sockets,
+            @Schema(description = "explicit shape: NUMA nodes per socket", minimum = "1")
+            Integer numaNodesPerSocket,
+            @Schema(description = "explicit shape: last-level caches per NUMA node", minimum = "1")
+            Integer llcsPerNumaNode,
+            @Schema(description = "explicit shape: cores per LLC", minimum = "1") Integer coresPerLlc,
+            @Schema(description = "explicit shape: hardware threads per core (SMT width)", minimum = "1")
+            Integer threadsPerCore,
+            @Schema(description = "explicit shape: cores of each LLC in order, when they differ (one count per LLC; "
+                    + "overrides coresPerLlc)") List<Integer> llcCores,
+            @Schema(description = "overrides of the hardware model's costs (absent fields keep the defaults)")
+            HardwareRequest hardware,
+            @Schema(description = "the machine's own activity (interrupts, timer lateness, background threads) drawn "
+                    + "from the seed (default true); false: only the workloads draw from it") Boolean machineNoise) {
         boolean explicit() {
             return sockets != null || numaNodesPerSocket != null || llcsPerNumaNode != null || coresPerLlc != null
                     || threadsPerCore != null || llcCores != null || hardware != null;
@@ -46,12 +60,30 @@ public record SimulationRequest(
 
     /** Overrides of {@link dev.schedsim.engine.spec.HardwareModel} defaults; absent fields keep them. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record HardwareRequest(List<Double> smtThroughput, List<Long> cacheRefillNsPerKb, Long shallowIdleExitNs,
-                                  Long deepIdleExitNs, Long deepIdleResidencyNs, Double coreIdleWatts,
-                                  Double deepIdleWatts, Double coreBusyWatts, Double smtThreadWatts,
-                                  Long contextSwitchNs, Long updateCurrNs, Long bandwidthHookNs,
-                                  Long idleScanPerCpuNs, Long balancePerCpuNs, Long blockedAveragesPerCfsRqNs,
-                                  Long casBaseNs, Long casPerContenderNs, Long wakeKernelNs) {
+    public record HardwareRequest(
+            @Schema(description = "T(k) for k = 1..SMT width: a core's work with k busy threads relative to one "
+                    + "thread alone (each thread runs at T(k)/k), e.g. [1.0, 1.25]") List<Double> smtThroughput,
+            @Schema(description = "cache refill, ns per KiB of footprint, by distance: same core, same LLC, other "
+                    + "LLC, other NUMA node") List<Long> cacheRefillNsPerKb,
+            @Schema(description = "exit latency of the shallow idle state, ns") Long shallowIdleExitNs,
+            @Schema(description = "exit latency of the deep idle state, ns") Long deepIdleExitNs,
+            @Schema(description = "idle time after which a CPU is in the deep state, ns") Long deepIdleResidencyNs,
+            @Schema(description = "power of an idle core, W") Double coreIdleWatts,
+            @Schema(description = "power of a core whose threads are all in the deep state, W") Double deepIdleWatts,
+            @Schema(description = "power of a busy core (one busy thread), W") Double coreBusyWatts,
+            @Schema(description = "power of each busy hardware thread beyond a core's first, W") Double smtThreadWatts,
+            @Schema(description = "CPU time of a context switch, ns") Long contextSwitchNs,
+            @Schema(description = "CPU time of one update_curr(), ns") Long updateCurrNs,
+            @Schema(description = "CPU time of a bandwidth hook (account_cfs_rq_runtime() and the like) while "
+                    + "the static key is on, ns") Long bandwidthHookNs,
+            @Schema(description = "CPU time per CPU an idle-CPU search examines, ns") Long idleScanPerCpuNs,
+            @Schema(description = "CPU time per CPU a load balance examines, ns") Long balancePerCpuNs,
+            @Schema(description = "CPU time per cfs_rq in update_blocked_averages(), ns") Long blockedAveragesPerCfsRqNs,
+            @Schema(description = "CPU time of an uncontended compare-and-swap (SD_SERIALIZE), ns") Long casBaseNs,
+            @Schema(description = "extra CPU time of that compare-and-swap per other CPU contending, ns")
+            Long casPerContenderNs,
+            @Schema(description = "kernel time a task spends around each sleep and wakeup (system call, timer, "
+                    + "wakeup path), ns") Long wakeKernelNs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -126,12 +158,15 @@ public record SimulationRequest(
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Range(Long from, Long to, Long step) {
+    public record Range(@Schema(description = "the first value, µs") Long from,
+                        @Schema(description = "the last value, µs (included when the steps reach it)") Long to,
+                        @Schema(description = "the step, µs (> 0)") Long step) {
     }
 
     /** One trace step: exactly one of {@code runUs} and {@code sleepUs}. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record SegmentRequest(Long runUs, Long sleepUs) {
+    public record SegmentRequest(@Schema(description = "work of this step, µs") Long runUs,
+                                 @Schema(description = "sleep of this step, µs") Long sleepUs) {
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.schedsim.topology.SavedTopologies;
 import dev.schedsim.topology.SavedTopology;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -53,7 +54,10 @@ class TopologyController {
     }
 
     @GetMapping("/presets/{name}")
-    @Operation(operationId = "getTopologyPreset", summary = "One preset machine")
+    @Operation(operationId = "getTopologyPreset", summary = "One preset machine",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The preset"),
+                @ApiResponse(responseCode = "404", description = "Unknown preset")})
     TopologyView preset(@Parameter(description = "a preset name from GET /api/v1/topologies/presets",
             example = "validation-2c") @PathVariable String name) {
         TopologyPresets.Preset p = TopologyPresets.byName(name);
@@ -140,7 +144,10 @@ class TopologyController {
     }
 
     @GetMapping("/{name}")
-    @Operation(operationId = "getTopology", summary = "A saved topology (or a preset) by name")
+    @Operation(operationId = "getTopology", summary = "A saved topology (or a preset) by name",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The topology"),
+                @ApiResponse(responseCode = "404", description = "Neither a saved topology nor a preset")})
     TopologyView get(@Parameter(description = "a saved topology's name (or a preset's)", example = "validation-2c")
                      @PathVariable String name) {
         return topologies.findById(name).map(this::view).orElseGet(() -> preset(name));

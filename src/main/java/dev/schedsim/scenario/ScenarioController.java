@@ -48,7 +48,10 @@ class ScenarioController {
     }
 
     @GetMapping("/{name}")
-    @Operation(operationId = "getScenario", summary = "One scenario (404 when unknown)")
+    @Operation(operationId = "getScenario", summary = "One scenario (404 when unknown)",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "The scenario"),
+                @ApiResponse(responseCode = "404", description = "Unknown scenario")})
     ScenarioLibrary.Scenario get(@Parameter(example = "seed-001-static-key") @PathVariable String name) {
         return find(name);
     }
@@ -64,7 +67,13 @@ class ScenarioController {
                     examples = @ExampleObject(name = "overrides", value = OVERRIDES))),
             responses = {
                 @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation"),
-                @ApiResponse(responseCode = "404", description = "Unknown scenario")})
+                @ApiResponse(responseCode = "200", description = "Idempotent replay: the existing simulation"),
+                @ApiResponse(responseCode = "400", description = "Overrides malformed or out of their rules"),
+                @ApiResponse(responseCode = "404", description = "Unknown scenario"),
+                @ApiResponse(responseCode = "409", description = "Idempotency-Key reused with another body"),
+                @ApiResponse(responseCode = "413", description = "Body above schedsim.max-body-size"),
+                @ApiResponse(responseCode = "422", description = "Beyond schedsim.limits.*"),
+                @ApiResponse(responseCode = "503", description = "Queue full (Retry-After)")})
     ResponseEntity<Object> run(HttpServletRequest http,
                                @Parameter(example = "seed-001-static-key") @PathVariable String name,
                                @RequestHeader(name = "Idempotency-Key", required = false) String key) {

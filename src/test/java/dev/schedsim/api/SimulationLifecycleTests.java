@@ -416,6 +416,81 @@ class SimulationLifecycleTests {
         }
     }
 
+    /** The rows of the Markdown table in {@code text} whose header row starts with {@code header}, cells trimmed. */
+    static List<List<String>> markdownTable(String text, String header) {
+        List<List<String>> rows = new ArrayList<>();
+        boolean in = false;
+        for (String line : text.split("\n")) {
+            if (!in) {
+                in = line.startsWith(header);
+                continue;
+            }
+            if (!line.startsWith("|")) {
+                break;
+            }
+            if (line.startsWith("|---")) {
+                continue;
+            }
+            List<String> cells = new ArrayList<>();
+            for (String c : line.substring(1, line.length() - 1).split("\\|")) {
+                cells.add(c.trim());
+            }
+            rows.add(cells);
+        }
+        assertThat(rows).as("a table headed " + header).isNotEmpty();
+        return rows;
+    }
+
+    /**
+     * docs/api.md is the contract in words: its endpoint table (method, path, operation id, documented statuses) and
+     * its field tables (the request, cgroups, workloads) list exactly what /v3/api-docs has, so neither can drift.
+     */
+    @Test
+    void docsApiMdMatchesTheOpenApiDocument() throws java.io.IOException {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("docs/api.md"));
+        JsonNode api = Http.json(http.get("/v3/api-docs"));
+        java.util.Set<String> served = new java.util.TreeSet<>();
+        api.path("paths").properties().forEach(path -> path.getValue().properties().forEach(op -> {
+            java.util.Set<String> statuses = new java.util.TreeSet<>();
+            op.getValue().path("responses").properties().forEach(r -> statuses.add(r.getKey()));
+            served.add(op.getKey().toUpperCase(java.util.Locale.ROOT) + " " + path.getKey() + " "
+                    + op.getValue().path("operationId").asString() + " " + statuses);
+        }));
+        java.util.Set<String> documented = new java.util.TreeSet<>();
+        for (List<String> row : markdownTable(doc, "| method | path |")) {
+            documented.add(row.get(0) + " " + row.get(1) + " " + row.get(2) + " "
+                    + new java.util.TreeSet<>(List.of(row.get(3).split(",\\s*"))));
+        }
+        assertThat(documented).as("docs/api.md's endpoints against /v3/api-docs").isEqualTo(served);
+
+        JsonNode schemas = api.path("components").path("schemas");
+        java.util.Map<String, String> required = new java.util.TreeMap<>();
+        for (List<String> row : markdownTable(doc, "| field | type | required |")) {
+            required.put(row.get(0), row.get(2));
+        }
+        java.util.Map<String, String> requestFields = new java.util.TreeMap<>();
+        JsonNode request = schemas.path("SimulationRequest");
+        request.path("properties").properties().forEach(f -> requestFields.put(f.getKey(),
+                request.path("required").toString().contains("\"" + f.getKey() + "\"") ? "yes" : "no"));
+        assertThat(required).as("docs/api.md's request fields and their required markers").isEqualTo(requestFields);
+        assertThat(fields(markdownTable(doc, "| field | meaning |"))).as("docs/api.md's cgroup fields")
+                .isEqualTo(names(schemas.path("CgroupRequest")));
+        assertThat(fields(markdownTable(doc, "| field | type it belongs to |"))).as("docs/api.md's workload fields")
+                .isEqualTo(names(schemas.path("WorkloadRequest")));
+    }
+
+    private static java.util.Set<String> fields(List<List<String>> rows) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        rows.forEach(r -> out.add(r.get(0)));
+        return out;
+    }
+
+    private static java.util.Set<String> names(JsonNode schema) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        schema.path("properties").properties().forEach(f -> out.add(f.getKey()));
+        return out;
+    }
+
     /**
      * Variants over cgroups and workloads (issue "Limits advisor", item 1): one request compares quotas and thread
      * counts; each variant runs the request's cgroups and workloads with its overrides, checked by the same rules.
