@@ -34,6 +34,8 @@ class LatencyValidationTests {
     static final long[] SEEDS = {1, 2, 3};
     /** The cache footprint of a latbench thread, KiB (a stack page or two, the vDSO data). */
     static final int HARNESS_FOOTPRINT_KB = 4;
+    /** A pipe's capacity (PIPE_DEF_BUFFERS pages), in latbench's one-byte messages. */
+    static final int LATBENCH_PIPE_BYTES = 65_536;
 
     record Group(String kind, int count, long[] args, Integer cpu, int nice, String cgroup) {
     }
@@ -88,8 +90,10 @@ class LatencyValidationTests {
                 case "periodic" -> WorkloadSpec.periodic(name, cg, g.count(), g.args()[0], g.args()[1]);
                 case "busy" -> WorkloadSpec.cpuBound(name, cg, g.count(), 0);
                 case "pingpong" -> WorkloadSpec.requestResponse(name, cg, g.count(), g.args()[0], g.args()[1]);
-                case "hackbench" -> WorkloadSpec.hackbench(name, cg, g.count(), (int) g.args()[0],
-                        (int) g.args()[1], g.args()[2]);
+                // latbench's receivers read one-byte messages from a 64 KiB pipe (pipe_write() merges them into
+                // its pages): 65 536 fit before a sender's write() sleeps
+                case "hackbench" -> WorkloadSpec.of(name, cg, new WorkloadSpec.Hackbench(g.count(), (int) g.args()[0],
+                        (int) g.args()[1], g.args()[2], LATBENCH_PIPE_BYTES));
                 default -> throw new IllegalArgumentException(g.kind());
             };
             if (g.nice() != 0) {

@@ -97,8 +97,16 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
      * @param fdsPerGroup senders (and receivers) per group
      * @param loops       messages per sender to each receiver
      * @param messageUs   work per message (send and receive each)
+     * @param bufferMessages messages a receiver's buffer holds before a sender's write() sleeps: the socket or
+     *                    pipe capacity over the message size (latbench's 64 KiB pipes of one-byte messages hold
+     *                    65 536; {@link #HACKBENCH_BUFFER_MESSAGES} by default)
      */
-    public record Hackbench(int groups, int fdsPerGroup, int loops, long messageUs) implements Kind {
+    public record Hackbench(int groups, int fdsPerGroup, int loops, long messageUs, int bufferMessages)
+            implements Kind {
+        public Hackbench(int groups, int fdsPerGroup, int loops, long messageUs) {
+            this(groups, fdsPerGroup, loops, messageUs, HACKBENCH_BUFFER_MESSAGES);
+        }
+
         @Override
         public WorkloadType type() {
             return WorkloadType.HACKBENCH;
@@ -242,6 +250,12 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
                                                long thinkUs) {
         return of(name, cgroup, new RequestResponse(pairs, serviceUs, thinkUs));
     }
+
+    /**
+     * The default receiver buffer of a hackbench workload, in messages: an assumption standing for hackbench's
+     * 100-byte messages in a small socket buffer.
+     */
+    public static final int HACKBENCH_BUFFER_MESSAGES = 16;
 
     /** A hackbench workload. */
     public static WorkloadSpec hackbench(String name, String cgroup, int groups, int fdsPerGroup, int loops,

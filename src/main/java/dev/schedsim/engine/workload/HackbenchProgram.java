@@ -4,17 +4,16 @@ import dev.schedsim.engine.spec.WorkloadSpec;
 
 /**
  * hackbench: in each group, every sender writes {@code loops} messages to each receiver of its group; each message
- * costs {@code messageUs} to send and to receive. A receiver's socket buffer holds
- * {@link #PIPE_MESSAGES} messages (an assumption standing for the socket buffer: hackbench's 100-byte messages in
- * a small buffer); a sender that finds it full sleeps in write() until the receiver reads one.
+ * costs {@code messageUs} to send and to receive. A receiver's buffer holds {@code bufferMessages} messages (the
+ * socket's or pipe's capacity over the message size); a sender that finds it full sleeps in write() until the
+ * receiver reads one (pipe_write() and unix_stream_sendmsg() sleep on a full buffer, and a read wakes them).
  *
  * <p>Threads of group g: positions {@code g·2·fds .. g·2·fds + fds − 1} are its senders, the next fds its
  * receivers.
  */
 final class HackbenchProgram extends Program {
-    /** Messages a receiver's socket buffer holds before a sender's write() sleeps. */
-    static final int PIPE_MESSAGES = 16;
-
+    /** Messages a receiver's buffer holds before a sender's write() sleeps. */
+    private final int bufferMessages;
     private final int fds;
     private final long messageNs;
     /** Messages each sender sends (to each receiver in turn), and each receiver reads. */
@@ -31,6 +30,7 @@ final class HackbenchProgram extends Program {
         super(run);
         this.fds = k.fdsPerGroup();
         this.messageNs = k.messageUs() * 1000;
+        this.bufferMessages = k.bufferMessages();
         this.total = k.loops() * fds;
         int n = k.threadCount();
         this.pc = new int[n];
@@ -65,7 +65,7 @@ final class HackbenchProgram extends Program {
             return t.run(messageNs);
         }
         int r = firstReceiver + (count[self] % fds);
-        if (t.unreadWakes(r) >= PIPE_MESSAGES) {
+        if (t.unreadWakes(r) >= bufferMessages) {
             // The receiver's socket buffer is full: write() sleeps until it reads (pc stays 1: retry).
             addWaiter(r, self);
             return Action.BLOCK;
