@@ -4,6 +4,7 @@
 # (7 presets × every kernel profile with every workload type, the benchmark specs, long run queues).
 # usage: scripts/fingerprint-compare.sh OLD_REV [NEW_REV (default: the work tree)]
 #   exit status 0 when identical, 1 when not (then the per-spec digests that differ are printed).
+#   FP_MASK=timeSeries,contextSwitches leaves those report fields out (a change that moves them on purpose).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -15,7 +16,7 @@ extract_src "$new" "$work/new-src"
 for v in old new; do
   src="$work/$v-src"; [ -d "$src" ] || src="$work/new-src"
   build_engine "$src" "$work/new-src" "$work/$v" "$hdr" BenchSpecs ReportFingerprint
-  java -cp "$work/$v:$hdr" dev.schedsim.bench.ReportFingerprint -v > "$work/$v.out" &
+  java -Dfp.mask="${FP_MASK:-}" -cp "$work/$v:$hdr" dev.schedsim.bench.ReportFingerprint -v > "$work/$v.out" &
 done
 wait
 echo "old=$old $(tail -n1 "$work/old.out")"
