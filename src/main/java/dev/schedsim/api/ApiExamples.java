@@ -22,6 +22,29 @@ final class ApiExamples {
               "seed": 42
             }""";
 
+    /**
+     * The advisor's example: a service of four threads (2 ms of work every 10 ms: 0.8 CPU of demand) limited to
+     * half a CPU; the smallest quota on a 100 ms period that keeps it throttled in at most 5 % of its periods.
+     */
+    static final String ADVICE = """
+            {
+              "name": "web-limit",
+              "request": {
+                "topology": { "preset": "validation-2c" },
+                "cgroups": [ { "path": "/web", "cpuMax": "50000 100000" } ],
+                "workloads": [
+                  { "name": "web", "cgroup": "/web", "type": "periodic", "threads": 4, "runUs": 2000,
+                    "sleepUs": 8000 }
+                ],
+                "durationMs": 1000
+              },
+              "cgroup": "/web",
+              "workload": "web",
+              "objective": { "maxThrottledPeriodsPct": 5 },
+              "search": { "quotaUs": { "min": 20000, "max": 200000 }, "periodsUs": [100000] },
+              "repetitions": 2
+            }""";
+
     static final String VARIANTS = """
             {
               "name": "quota-interleave",

@@ -81,16 +81,98 @@ final class Svg {
             b.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
                     + "points=\"%s\"/>", COLOURS[s % COLOURS.length], pts));
         }
-        // legend, top right
-        int lx = LEFT + pw;
-        for (int s = series.size() - 1; s >= 0; s--) {
-            String label = series.get(s).label();
+        legend(b, series.stream().map(Series::label).toList(), LEFT + pw);
+        b.append("</svg>");
+        return b.toString();
+    }
+
+    /** The series' labels, top right, in their colours. */
+    private static void legend(StringBuilder b, List<String> labels, int right) {
+        int lx = right;
+        for (int s = labels.size() - 1; s >= 0; s--) {
+            String label = labels.get(s);
             int w = 22 + 7 * label.length();
             lx -= w + 10;
             b.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"8\" width=\"14\" height=\"4\" fill=\"%s\" "
                     + "transform=\"translate(0 2)\"/>", lx, COLOURS[s % COLOURS.length]));
             b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"16\">%s</text>", lx + 18, esc(label)));
         }
+    }
+
+    /** One line of an x-y chart: a label and its points (x, y), in x order. */
+    record XySeries(String label, List<double[]> points) {
+    }
+
+    /**
+     * A line chart of y against x (the advisor's trade-off: a figure against the quota), each point marked; a
+     * horizontal dashed line at {@code limit} (the objective) when it is not null.
+     */
+    static String xy(String title, String xLabel, String yLabel, List<XySeries> series, Double limit) {
+        double xMin = Double.MAX_VALUE;
+        double xMax = -Double.MAX_VALUE;
+        double yMax = limit == null ? 0 : limit;
+        for (XySeries s : series) {
+            for (double[] p : s.points()) {
+                xMin = Math.min(xMin, p[0]);
+                xMax = Math.max(xMax, p[0]);
+                yMax = Math.max(yMax, p[1]);
+            }
+        }
+        if (xMin > xMax) {
+            xMin = 0;
+            xMax = 1;
+        }
+        double span = Math.max(1e-9, xMax - xMin);
+        double top = niceCeil(yMax <= 0 ? 1 : yMax);
+        int pw = W - LEFT - RIGHT;
+        int ph = H - TOP - BOTTOM;
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                + "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\" font-family=\"sans-serif\" font-size=\"12\">",
+                W, H, W, H, esc(title)));
+        b.append(String.format(Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>", W, H));
+        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>",
+                LEFT, esc(title)));
+        for (int i = 0; i <= 4; i++) {
+            double y = TOP + ph - ph * i / 4.0;
+            b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>",
+                    LEFT, y, LEFT + pw, y, i == 0 ? "#333333" : "#dddddd"));
+            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT - 6,
+                    y + 4, num(top * i / 4)));
+        }
+        double step = niceStep(span / 6);
+        for (double t = Math.ceil(xMin / step) * step; t <= xMax + 1e-9; t += step) {
+            double x = LEFT + pw * ((t - xMin) / span);
+            b.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333333\"/>",
+                    x, TOP + ph, x, TOP + ph + 4));
+            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x,
+                    TOP + ph + 17, num(t)));
+        }
+        b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>", LEFT,
+                TOP, LEFT, TOP + ph));
+        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>",
+                LEFT + pw / 2, H - 8, esc(xLabel)));
+        b.append(String.format(Locale.ROOT, "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" "
+                + "transform=\"rotate(-90 14 %d)\">%s</text>", TOP + ph / 2, TOP + ph / 2, esc(yLabel)));
+        if (limit != null) {
+            double y = TOP + ph - ph * Math.min(1, Math.max(0, limit / top));
+            b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#555555\" "
+                    + "stroke-dasharray=\"6 4\"/>", LEFT, y, LEFT + pw, y));
+        }
+        for (int s = 0; s < series.size(); s++) {
+            StringBuilder pts = new StringBuilder();
+            String colour = COLOURS[s % COLOURS.length];
+            for (double[] p : series.get(s).points()) {
+                double x = LEFT + pw * ((p[0] - xMin) / span);
+                double y = TOP + ph - ph * Math.min(1, Math.max(0, p[1] / top));
+                pts.append(String.format(Locale.ROOT, "%s%.1f,%.1f", pts.length() == 0 ? "" : " ", x, y));
+                b.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>", x, y,
+                        colour));
+            }
+            b.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+                    + "points=\"%s\"/>", colour, pts));
+        }
+        legend(b, series.stream().map(XySeries::label).toList(), LEFT + pw);
         b.append("</svg>");
         return b.toString();
     }

@@ -1,0 +1,26 @@
+package dev.schedsim.advice;
+
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An accepted advice request as the advisor reads it back from its row: the simulation request to size (JSON, as
+ * accepted), the cgroup whose limit is sought, the workload the objective is about, the objective, the search
+ * space and the repetitions each setting is simulated with. The API's request type writes the same fields.
+ */
+public record AdviceSpec(String name, JsonNode request, String cgroup, String workload, Objective objective,
+                         Search search, int repetitions) {
+
+    /** Every figure given must hold in every repetition; absent ones are not asked. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Objective(Double maxThrottledPeriodsPct, Double maxP99WakeupLatencyUs,
+                            Double maxP99RequestLatencyUs, Double maxCompletionUs) {
+    }
+
+    /** The quotas (min to max, in steps of resolutionUs), periods and bursts to search, µs. */
+    public record Search(Range quotaUs, List<Long> periodsUs, List<Long> burstsUs, long resolutionUs) {
+    }
+
+    public record Range(long min, long max) {
+    }
+}

@@ -1,0 +1,10 @@
+package dev.schedsim.advice;
+
+import dev.schedsim.simulation.SimulationStatus;
+import java.util.List;
+import org.springframework.data.jpa.repository.JpaRepository;
+
+/** The advice rows. */
+public interface Advices extends JpaRepository<Advice, String> {
+    List<Advice> findByStatusOrderByCreatedAt(SimulationStatus status);
+}

@@ -1,0 +1,177 @@
+package dev.schedsim.api;
+
+import dev.schedsim.advice.AdviceSearch;
+import dev.schedsim.advice.AdviceSpec;
+import dev.schedsim.advice.AdviceSteps;
+import dev.schedsim.engine.spec.CgroupSpec;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The rules of an advice request: every violation at once (400), the grid's size against
+ * {@code schedsim.limits.max-variants} (422), and the embedded request checked as the first step will submit it
+ * (all of that step's settings as variants), so that an advice that is accepted can run.
+ */
+@Component
+class AdviceRules {
+    static final int DEFAULT_REPETITIONS = 2;
+    static final long DEFAULT_RESOLUTION_US = 1_000;
+
+    private final RequestValidator validator;
+    private final RequestReader reader;
+    private final AdviceStepsAdapter steps;
+    private final Limits limits;
+
+    AdviceRules(RequestValidator validator, RequestReader reader, AdviceStepsAdapter steps, Limits limits) {
+        this.validator = validator;
+        this.reader = reader;
+        this.steps = steps;
+        this.limits = limits;
+    }
+
+    AdviceSpec accept(AdviceRequest r) {
+        Violations v = new Violations();
+        if (r.name() != null && !RequestValidator.NAME.matcher(r.name()).matches()) {
+            v.add("name", "must match [A-Za-z0-9._-]{1,64}");
+        }
+        SimulationRequest q = r.request();
+        if (q == null) {
+            v.add("request", "required: the simulation request to size, as for POST /api/v1/simulations");
+            v.throwIfAny();
+        }
+        if (q.variants() != null && !q.variants().isEmpty()) {
+            v.add("request.variants", "the advisor makes the variants (one per setting): leave them out");
+        }
+        if (q.sweep() != null) {
+            v.add("request.sweep", "the advisor makes the variants (one per setting): leave it out");
+        }
+        List<String> paths = new ArrayList<>();
+        SimulationRequest.CgroupRequest sized = null;
+        for (SimulationRequest.CgroupRequest c : q.cgroups() == null ? List.<SimulationRequest.CgroupRequest>of()
+                : q.cgroups()) {
+            paths.add(c.path());
+            if (c.path() != null && c.path().equals(r.cgroup())) {
+                sized = c;
+            }
+        }
+        if (r.cgroup() == null) {
+            v.add("cgroup", "required: the cgroup whose limit is sought, one of " + paths);
+        } else if (sized == null) {
+            v.add("cgroup", "'" + r.cgroup() + "' is not one of the request's cgroups " + paths);
+        }
+        AdviceRequest.Objective o = r.objective();
+        boolean aboutWorkload = o != null && (o.maxP99WakeupLatencyUs() != null || o.maxP99RequestLatencyUs() != null
+                || o.maxCompletionUs() != null);
+        if (o == null || (o.maxThrottledPeriodsPct() == null && !aboutWorkload)) {
+            v.add("objective", "give at least one of maxThrottledPeriodsPct, maxP99WakeupLatencyUs, "
+                    + "maxP99RequestLatencyUs, maxCompletionUs");
+        } else {
+            nonNegative(o.maxThrottledPeriodsPct(), "objective.maxThrottledPeriodsPct", v);
+            nonNegative(o.maxP99WakeupLatencyUs(), "objective.maxP99WakeupLatencyUs", v);
+            nonNegative(o.maxP99RequestLatencyUs(), "objective.maxP99RequestLatencyUs", v);
+            nonNegative(o.maxCompletionUs(), "objective.maxCompletionUs", v);
+        }
+        SimulationRequest.WorkloadRequest target = null;
+        List<String> names = new ArrayList<>();
+        for (SimulationRequest.WorkloadRequest w : q.workloads() == null ? List.<SimulationRequest.WorkloadRequest>of()
+                : q.workloads()) {
+            names.add(w.name());
+            if (w.name() != null && w.name().equals(r.workload())) {
+                target = w;
+            }
+        }
+        if (r.workload() != null && target == null) {
+            v.add("workload", "'" + r.workload() + "' is not one of the request's workloads " + names);
+        } else if (r.workload() == null && aboutWorkload) {
+            v.add("workload", "required for a latency or completion objective: one of " + names);
+        }
+        if (o != null && o.maxP99RequestLatencyUs() != null && target != null
+                && !("schbench".equals(target.type()) && target.rps() != null && target.rps() > 0)) {
+            v.add("objective.maxP99RequestLatencyUs", "only a schbench workload with rps has a request latency; '"
+                    + target.name() + "' is " + target.type());
+        }
+        AdviceRequest.Search s = r.search();
+        long min = 0;
+        long max = 0;
+        if (s == null || s.quotaUs() == null || s.quotaUs().min() == null || s.quotaUs().max() == null) {
+            v.add("search.quotaUs", "required: {\"min\": µs, \"max\": µs}, e.g. {\"min\": 10000, \"max\": 200000}");
+        } else {
+            min = s.quotaUs().min();
+            max = s.quotaUs().max();
+            if (min < CgroupSpec.MIN_QUOTA_PERIOD_US) {
+                v.add("search.quotaUs.min", "must be >= " + CgroupSpec.MIN_QUOTA_PERIOD_US + " (the kernel's least quota)");
+            }
+            if (max < min) {
+                v.add("search.quotaUs.max", "must be >= min (" + min + ")");
+            }
+        }
+        long defaultPeriod = CgroupSpec.DEFAULT_PERIOD_US;
+        if (sized != null && sized.cpuMax() != null) {
+            String[] f = sized.cpuMax().trim().split("\\s+");
+            if (f.length == 2 && f[1].matches("[0-9]{1,7}")) {
+                defaultPeriod = Long.parseLong(f[1]);
+            }
+        }
+        List<Long> periods = s == null || s.periodsUs() == null || s.periodsUs().isEmpty() ? List.of(defaultPeriod)
+                : s.periodsUs();
+        for (int i = 0; i < periods.size(); i++) {
+            Long p = periods.get(i);
+            if (p == null || p < CgroupSpec.MIN_QUOTA_PERIOD_US || p > CgroupSpec.MAX_PERIOD_US) {
+                v.add("search.periodsUs[" + i + "]", "must be in " + CgroupSpec.MIN_QUOTA_PERIOD_US + ".."
+                        + CgroupSpec.MAX_PERIOD_US);
+            }
+        }
+        List<Long> bursts = s == null || s.burstsUs() == null || s.burstsUs().isEmpty() ? List.of(0L) : s.burstsUs();
+        for (int i = 0; i < bursts.size(); i++) {
+            if (bursts.get(i) == null || bursts.get(i) < 0) {
+                v.add("search.burstsUs[" + i + "]", "must be >= 0");
+            }
+        }
+        long resolution = s == null || s.resolutionUs() == null ? DEFAULT_RESOLUTION_US : s.resolutionUs();
+        if (resolution < 1) {
+            v.add("search.resolutionUs", "must be >= 1");
+        }
+        int repetitions = r.repetitions() == null ? DEFAULT_REPETITIONS : r.repetitions();
+        if (repetitions < 1) {
+            v.add("repetitions", "must be >= 1");
+        }
+        v.throwIfAny();
+
+        AdviceSpec spec = new AdviceSpec(r.name(), (JsonNode) reader.mapper().valueToTree(q), r.cgroup(),
+                r.workload(), new AdviceSpec.Objective(o.maxThrottledPeriodsPct(), o.maxP99WakeupLatencyUs(),
+                        o.maxP99RequestLatencyUs(), o.maxCompletionUs()),
+                new AdviceSpec.Search(new AdviceSpec.Range(min, max), List.copyOf(periods), List.copyOf(bursts),
+                        resolution), repetitions);
+        List<AdviceSearch.Setting> first = AdviceSearch.next(AdviceSearch.start(min, max, resolution, periods, bursts));
+        if (first.isEmpty()) {
+            throw new InvalidRequestException(false, List.of(new Violation("search.burstsUs",
+                    "every burst is above quotaUs.max: nothing to search")));
+        }
+        long variants = first.size() + 1L; // (and the request as it is)
+        if (variants > limits.maxVariants()) {
+            throw new LimitExceededException(List.of(new LimitExceededException.Exceeded(
+                    "schedsim.limits.max-variants", limits.maxVariants(), variants, "search")));
+        }
+        // The first step's simulation, checked as it will be submitted: the request's own rules and limits.
+        try {
+            validator.accept(reader.read(steps.stepRequest(spec, first, true, "advice-check"),
+                    SimulationRequest.class));
+        } catch (InvalidRequestException e) {
+            List<Violation> prefixed = new ArrayList<>();
+            e.violations().forEach(x -> prefixed.add(new Violation("request." + x.field(), x.message())));
+            throw new InvalidRequestException(e.malformed(), prefixed);
+        }
+        return spec;
+    }
+
+    private static void nonNegative(Double x, String field, Violations v) {
+        if (x != null && !(x >= 0)) {
+            v.add(field, "must be >= 0");
+        }
+    }
+
+    /** (the label a step gives the request's own setting) */
+    static final String CURRENT = AdviceSteps.CURRENT;
+}

@@ -1,0 +1,87 @@
+package dev.schedsim.api;
+
+import dev.schedsim.advice.AdviceSearch;
+import dev.schedsim.advice.AdviceSpec;
+import dev.schedsim.advice.AdviceSteps;
+import dev.schedsim.result.ResultJson;
+import dev.schedsim.simulation.QueueFullException;
+import dev.schedsim.simulation.SimulationControl;
+import dev.schedsim.simulation.SimulationJob;
+import dev.schedsim.simulation.SimulationStatus;
+import dev.schedsim.simulation.StateConflictException;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The advisor's steps as ordinary simulations: the request with one variant per setting (the sized cgroup's cpu.max
+ * and cpu.max.burst overridden, labelled as {@link AdviceSearch.Setting#label()}), the advice's repetitions, through
+ * {@link Submissions} with an idempotency key, so a step is validated, limited, queued and run like any submission.
+ */
+@Component
+class AdviceStepsAdapter implements AdviceSteps {
+    private final Submissions submissions;
+    private final SimulationControl simulations;
+    private final RequestReader reader;
+
+    AdviceStepsAdapter(Submissions submissions, SimulationControl simulations, RequestReader reader) {
+        this.submissions = submissions;
+        this.simulations = simulations;
+        this.reader = reader;
+    }
+
+    /** The step's simulation request: the advice's request with a variant per setting. */
+    String stepRequest(AdviceSpec spec, List<AdviceSearch.Setting> settings, boolean withCurrent, String name) {
+        ObjectNode r = (ObjectNode) spec.request().deepCopy();
+        r.put("name", name);
+        r.put("repetitions", spec.repetitions());
+        ArrayNode variants = r.putArray("variants");
+        if (withCurrent) {
+            variants.addObject().put("label", CURRENT);
+        }
+        for (AdviceSearch.Setting s : settings) {
+            ObjectNode v = variants.addObject();
+            v.put("label", s.label());
+            ObjectNode c = v.putArray("cgroups").addObject();
+            c.put("path", spec.cgroup());
+            c.put("cpuMax", s.cpuMax());
+            c.put("cpuMaxBurst", s.burstUs());
+        }
+        return reader.mapper().writeValueAsString(r);
+    }
+
+    @Override
+    public String submit(AdviceSpec spec, List<AdviceSearch.Setting> settings, boolean withCurrent, String name,
+                         String key) {
+        try {
+            var answer = submissions.submit(stepRequest(spec, settings, withCurrent, name), key);
+            String location = answer.getHeaders().getLocation().getPath();
+            return location.substring(location.lastIndexOf('/') + 1);
+        } catch (QueueFullException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public Step poll(String simulationId) {
+        Optional<SimulationJob> job = simulations.find(simulationId);
+        if (job.isEmpty()) {
+            return null;
+        }
+        SimulationJob j = job.get();
+        String result = j.getStatus() == SimulationStatus.SUCCEEDED ? simulations.result(j) : null;
+        return new Step(j.getStatus(), j.getProgress(), result == null ? null : ResultJson.read(result),
+                j.getErrorJson());
+    }
+
+    @Override
+    public void cancel(String simulationId) {
+        try {
+            simulations.cancel(simulationId);
+        } catch (StateConflictException e) {
+            // it ended meanwhile
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.schedsim.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import dev.schedsim.advice.AdviceAnswer;
+import dev.schedsim.simulation.SimulationStatus;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Instant;
+import java.util.List;
+
+/** An advice as {@code GET /api/v1/advice/{id}} answers it. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record AdviceView(String id, String name, SimulationStatus status, Instant createdAt, Instant finishedAt,
+                  double progress,
+                  @Schema(description = "steps done (each one simulation)") int steps,
+                  @Schema(description = "the simulation of the step in hand, or of the last") String simulation,
+                  @Schema(description = "the answer in one sentence") String summary,
+                  AdviceAnswer.Recommendation recommendation,
+                  @Schema(description = "the request's own setting's figures") AdviceAnswer.Candidate current,
+                  @Schema(description = "the largest quota tried below the answer, which failed") AdviceAnswer.Candidate bracket,
+                  @Schema(description = "false when a larger quota failed where a smaller passed") Boolean monotone,
+                  @Schema(description = "every setting tried, by period, burst and quota") List<AdviceAnswer.Candidate> candidates,
+                  @Schema(description = "the accepted advice request") @JsonRawValue String request,
+                  @JsonRawValue String error) {
+}
