@@ -54,17 +54,19 @@ URL="$BASE/api/v1/simulations/$ID/report"
 PAGE=$(curl -fs "$URL") || { echo "could not read the report $URL" >&2; exit 1; }
 grep -q "<svg" <<<"$PAGE" || { echo "the HTML report has no plot" >&2; exit 1; }
 
-mkdir -p "$(dirname "$OUT")"
-rm -f "$OUT"
-timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-  --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage \
-  --user-data-dir="$WORK/chromium" --screenshot="$OUT" --window-size=1280,2000 "$URL" >"$WORK/chromium.log" 2>&1 || true
-[ -s "$OUT" ] || { echo "no screenshot" >&2; tail -20 "$WORK/chromium.log" >&2; exit 1; }
-SIZE=$(stat -c %s "$OUT")
-[ "$SIZE" -gt 20000 ] || { echo "screenshot only $SIZE bytes" >&2; exit 1; }
+shoot() { # URL OUT: a screenshot of the page, checked to be non-trivial and not blank
+  local URL=$1 OUT=$2 SIZE COLOURS
+  mkdir -p "$(dirname "$OUT")"
+  rm -f "$OUT"
+  timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync --disable-dev-shm-usage \
+    --user-data-dir="$WORK/chromium" --screenshot="$OUT" --window-size=1280,2000 "$URL" >"$WORK/chromium.log" 2>&1 || true
+  [ -s "$OUT" ] || { echo "no screenshot" >&2; tail -20 "$WORK/chromium.log" >&2; exit 1; }
+  SIZE=$(stat -c %s "$OUT")
+  [ "$SIZE" -gt 20000 ] || { echo "screenshot only $SIZE bytes" >&2; exit 1; }
 
-# Not blank: count distinct colours (plots draw in several colours on white).
-COLOURS=$(python3 - "$OUT" <<'PY'
+  # Not blank: count distinct colours (plots draw in several colours on white).
+  COLOURS=$(python3 - "$OUT" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -91,6 +93,31 @@ for y in range(h):
     prev = line
 print(len(seen))
 PY
-)
-[ "$COLOURS" -ge 16 ] || { echo "screenshot looks blank ($COLOURS colours)" >&2; exit 1; }
-echo "report screenshot: $OUT ($SIZE bytes, $COLOURS distinct colours sampled) of $URL"
+  )
+  [ "$COLOURS" -ge 16 ] || { echo "screenshot looks blank ($COLOURS colours)" >&2; exit 1; }
+  echo "report screenshot: $OUT ($SIZE bytes, $COLOURS distinct colours sampled) of $URL"
+}
+
+shoot "$URL" "$OUT"
+
+# The limits advisor's report (its trade-off plot), unless a request of one's own was given.
+if [ -z "${RS_BODY:-}" ]; then
+  AID=$(curl -fs -X POST "$BASE/api/v1/advice" -H 'Content-Type: application/json' -d '{
+    "name": "web-limit",
+    "request": { "topology": { "preset": "validation-2c" },
+      "cgroups": [ { "path": "/web", "cpuMax": "50000 100000" } ],
+      "workloads": [ { "name": "web", "cgroup": "/web", "type": "periodic", "threads": 4, "runUs": 2000, "sleepUs": 8000 } ],
+      "durationMs": 1000 },
+    "cgroup": "/web", "workload": "web", "objective": { "maxThrottledPeriodsPct": 5 },
+    "search": { "quotaUs": { "min": 20000, "max": 200000 }, "periodsUs": [100000, 50000] }, "repetitions": 2 }' \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+  for _ in $(seq 1 900); do
+    STATUS=$(curl -fs "$BASE/api/v1/advice/$AID" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')
+    [ "$STATUS" = RUNNING ] && sleep 0.2 || break
+  done
+  [ "$STATUS" = SUCCEEDED ] || { echo "advice $AID ended $STATUS" >&2; exit 1; }
+  AURL="$BASE/api/v1/advice/$AID/report"
+  APAGE=$(curl -fs "$AURL") || { echo "could not read the advice report $AURL" >&2; exit 1; }
+  grep -q "<circle" <<<"$APAGE" || { echo "the advice report has no trade-off plot" >&2; exit 1; }
+  shoot "$AURL" "$(dirname "$OUT")/advice-report.png"
+fi

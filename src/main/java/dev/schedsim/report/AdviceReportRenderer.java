@@ -10,7 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * An advice for people: the answer in a sentence, the recommended, current and bracketing settings with their
- * figures, the trade-off (each figure of the objective against the quota, one line per period and burst, the
+ * figures, the trade-off (each figure of the objective against the limit in CPUs, one line per period and burst, the
  * objective dashed), and every candidate. From the stored request and answer only, so the same answer always gives
  * the same bytes.
  */
@@ -84,24 +84,24 @@ final class AdviceReportRenderer {
         return rows;
     }
 
-    /** One chart per figure of the objective: the figure against the quota (ms), a line per period and burst. */
+    /** One chart per figure of the objective: the figure against the limit (quota / period, CPUs), a line per period and burst. */
     private List<String> plots() {
         List<String> out = new ArrayList<>();
         JsonNode o = spec.path("objective");
         if (o.path("maxThrottledPeriodsPct").isNumber()) {
-            out.add(plot("Throttled periods against the quota", "throttled periods (%)",
+            out.add(plot("Throttled periods against the limit", "throttled periods (%)",
                     c -> c.throttledPeriodsPct(), o.path("maxThrottledPeriodsPct").asDouble()));
         }
         if (o.path("maxP99WakeupLatencyUs").isNumber()) {
-            out.add(plot("Wakeup latency p99 against the quota", "wakeup p99 (µs)", c -> c.p99WakeupLatencyUs(),
+            out.add(plot("Wakeup latency p99 against the limit", "wakeup p99 (µs)", c -> c.p99WakeupLatencyUs(),
                     o.path("maxP99WakeupLatencyUs").asDouble()));
         }
         if (o.path("maxP99RequestLatencyUs").isNumber()) {
-            out.add(plot("Request latency p99 against the quota", "request p99 (µs)", c -> c.p99RequestLatencyUs(),
+            out.add(plot("Request latency p99 against the limit", "request p99 (µs)", c -> c.p99RequestLatencyUs(),
                     o.path("maxP99RequestLatencyUs").asDouble()));
         }
         if (o.path("maxCompletionUs").isNumber()) {
-            out.add(plot("Completion against the quota", "completion (ms)",
+            out.add(plot("Completion against the limit", "completion (ms)",
                     c -> c.completionUs() == null ? null : c.completionUs() / 1000,
                     o.path("maxCompletionUs").asDouble() / 1000));
         }
@@ -119,11 +119,13 @@ final class AdviceReportRenderer {
             String[] q = c.cpuMax().split(" ");
             String line = "period " + Units.ms(Long.parseLong(q[1])) + (c.cpuMaxBurst() > 0 ? ", burst "
                     + Units.ms(c.cpuMaxBurst()) : "");
-            lines.computeIfAbsent(line, k -> new ArrayList<>()).add(new double[] {Long.parseLong(q[0]) / 1000.0, y});
+            lines.computeIfAbsent(line, k -> new ArrayList<>())
+                    .add(new double[] {(double) Long.parseLong(q[0]) / Long.parseLong(q[1]), y});
         }
         List<Svg.XySeries> series = new ArrayList<>();
         lines.forEach((k, v) -> series.add(new Svg.XySeries(k, v))); // (candidates come sorted by quota)
-        return Svg.xy(title, "quota (ms per period)", yLabel, series, limit);
+        // x in CPUs (quota / period), so that the periods' lines compare at the same limit
+        return Svg.xy(title, "limit (CPUs: quota / period)", yLabel, series, limit);
     }
 
     String markdown() {
@@ -136,7 +138,7 @@ final class AdviceReportRenderer {
         b.append("\n## Every setting tried (").append(answer.steps()).append(" steps")
                 .append(answer.monotone() ? "" : "; not monotone in the quota").append(")\n\n")
                 .append(md(candidateTable()));
-        b.append("\nThe HTML version of this report (Accept: text/html) plots each figure against the quota.\n");
+        b.append("\nThe HTML version of this report (Accept: text/html) plots each figure against the limit.\n");
         return b.toString();
     }
 
@@ -166,7 +168,7 @@ final class AdviceReportRenderer {
             b.append("<tr><td>").append(Svg.esc(r[0])).append("</td><td>").append(Svg.esc(r[1])).append("</td></tr>\n");
         }
         b.append("</table>\n<h2>The answer</h2>\n").append(html(answerTable())).append("<h2>The trade-off</h2>\n")
-                .append("<p>Each figure of the objective (worst over the repetitions) against the quota; the "
+                .append("<p>Each figure of the objective (worst over the repetitions) against the limit; the "
                         + "objective dashed.</p>\n");
         for (String svg : plots()) {
             b.append(svg).append('\n');

@@ -96,7 +96,7 @@ class AdviceTests {
 
         HttpResponse<String> html = http.get("/api/v1/advice/" + id + "/report");
         assertThat(html.statusCode()).isEqualTo(200);
-        assertThat(html.body()).contains("<svg", "Throttled periods against the quota", "<circle",
+        assertThat(html.body()).contains("<svg", "Throttled periods against the limit", "<circle",
                 rec.path("cpuMax").asString(), "stroke-dasharray");
         HttpResponse<String> md = http.send(java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create("http://localhost:" + port + "/api/v1/advice/" + id + "/report"))
