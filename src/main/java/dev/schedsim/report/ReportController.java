@@ -1,6 +1,7 @@
 package dev.schedsim.report;
 
 import dev.schedsim.api.Submissions;
+import dev.schedsim.security.Clients;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
 import dev.schedsim.simulation.SimulationControl;
@@ -36,7 +37,10 @@ class ReportController {
     private final SimulationJobs jobs;
     private final SimulationControl queue;
 
-    ReportController(SimulationJobs jobs, SimulationControl queue) {
+    private final Clients clients;
+
+    ReportController(SimulationJobs jobs, SimulationControl queue, Clients clients) {
+        this.clients = clients;
         this.jobs = jobs;
         this.queue = queue;
     }
@@ -55,7 +59,9 @@ class ReportController {
     ResponseEntity<String> report(@Parameter(description = "The simulation id") @PathVariable String id,
                                   @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept)
             throws HttpMediaTypeNotAcceptableException {
-        SimulationJob job = jobs.findById(id).orElseThrow(() -> Submissions.notFound("no simulation " + id));
+        // Like GET /api/v1/simulations/{id}: another client's simulation is not there (404).
+        SimulationJob job = jobs.findById(id).filter(j -> clients.sees(j.getOwner()))
+                .orElseThrow(() -> Submissions.notFound("no simulation " + id));
         boolean markdown = markdown(accept);
         String result = queue.result(job);
         if (result == null) {

@@ -1,0 +1,27 @@
+package dev.schedsim.security;
+
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * {@code schedsim.security.*}. Security is on as soon as one API key is configured.
+ *
+ * @param apiKeys               {@code name:secret:role} each; the secret may be {@code {sha256}<64 hex digits>};
+ *                              the name is the client: the owner of what its keys submit (several keys may share
+ *                              a name, e.g. a read key for a dashboard next to the submit key)
+ * @param maxQueuedPerClient    queued runs one client may have (429 beyond); null or 0: no per-client limit
+ * @param submissionsPerMinute  submissions one client may make in any 60 s (429 beyond); null or 0: no limit
+ */
+@ConfigurationProperties("schedsim.security")
+public record ApiSecurityProperties(List<String> apiKeys, Long maxQueuedPerClient, Integer submissionsPerMinute) {
+    public ApiSecurityProperties {
+        apiKeys = apiKeys == null ? List.of() : apiKeys.stream().map(String::strip).filter(s -> !s.isEmpty())
+                .toList();
+        maxQueuedPerClient = maxQueuedPerClient == null || maxQueuedPerClient < 0 ? 0L : maxQueuedPerClient;
+        submissionsPerMinute = submissionsPerMinute == null || submissionsPerMinute < 0 ? 0 : submissionsPerMinute;
+    }
+
+    public boolean enabled() {
+        return !apiKeys.isEmpty();
+    }
+}
