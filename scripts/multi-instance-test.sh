@@ -80,8 +80,9 @@ submit_all() { # port… ; submits $TOTAL simulations round-robin to the ports, 
 # ---------------------------------------------------------------- 1. two instances on PostgreSQL
 psql -q -d postgres -c "drop database if exists $DB" >/dev/null
 psql -q -d postgres -c "create database $DB" >/dev/null
-PG_ARGS=(--spring.profiles.active=postgres --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB"
-  --spring.datasource.username=postgres --schedsim.recovery.heartbeat-timeout=5s --schedsim.workers=2)
+PG_BASE=(--spring.profiles.active=postgres --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB"
+  --spring.datasource.username=postgres --schedsim.recovery.heartbeat-timeout=5s)
+PG_ARGS=("${PG_BASE[@]}" --schedsim.workers=2)
 # Limits on, high enough for this run's one client: their database counts are on every submission's path.
 [[ "$SECURITY" == 1 ]] && PG_ARGS+=(--schedsim.security.max-queued-per-client=5000
   --schedsim.security.submissions-per-minute=5000)
@@ -184,8 +185,9 @@ if [[ "$SECURITY" == 1 ]]; then
   # run, what it submits next queues.
   BURST_KEY="mi-burst-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
   OTHER_KEY="mi-other-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  LIMIT_ARGS=("${PG_ARGS[@]}" --schedsim.workers=1 --schedsim.warmup=0s
-    --schedsim.security.api-keys="burst:$BURST_KEY:submit,other:$OTHER_KEY:submit,ops:{sha256}$ADMIN_HASH:admin"
+  # (a property given twice on the command line is joined into a list: these replace the keys and limits above)
+  SEC_ARGS=(--schedsim.security.api-keys="burst:$BURST_KEY:submit,other:$OTHER_KEY:submit,ops:{sha256}$ADMIN_HASH:admin")
+  LIMIT_ARGS=("${PG_BASE[@]}" --schedsim.workers=1 --schedsim.warmup=0s
     --schedsim.security.max-queued-per-client=2 --schedsim.security.submissions-per-minute=6)
   PORT_E=$(free_port 18084)
   PID_E=$(start_instance e "$PORT_E" "${LIMIT_ARGS[@]}")
@@ -239,6 +241,7 @@ if [[ "$SECURITY" == 1 ]]; then
   echo "limits: burst got 429 max-queued-per-client and then submissions-per-minute from both instances," \
     "other submitted on both meanwhile"
   kill -9 "$PID_E" "$PID_F" 2>/dev/null || true
+  SEC_ARGS=(--schedsim.security.api-keys="mi:$SCHEDSIM_KEY:submit,ops:{sha256}$ADMIN_HASH:admin")
 fi
 
 # ---------------------------------------------------------------- 2. one instance on H2, kill -9, restart

@@ -1,6 +1,8 @@
 package dev.schedsim.security;
 
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -11,9 +13,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import org.springframework.security.web.firewall.FirewalledRequest;
+import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
@@ -78,6 +83,34 @@ class SecurityConfiguration {
         log.info("security on: {} API key(s); per client: {} queued runs, {} submissions per minute (0: no limit)",
                 properties.apiKeys().size(), properties.maxQueuedPerClient(), properties.submissionsPerMinute());
         return http.build();
+    }
+
+    /**
+     * Off, requests reach the application as they did before security existed: Spring Security's strict request
+     * firewall would answer 400 to paths the application served (a {@code ;} parameter, {@code //}, an encoded
+     * {@code .}). On, the strict firewall stays (those paths get 400 problem+json).
+     */
+    @Bean
+    WebSecurityCustomizer requestFirewall() {
+        return web -> {
+            if (!properties.enabled()) {
+                web.httpFirewall(new HttpFirewall() {
+                    @Override
+                    public FirewalledRequest getFirewalledRequest(HttpServletRequest request) {
+                        return new FirewalledRequest(request) {
+                            @Override
+                            public void reset() {
+                            }
+                        };
+                    }
+
+                    @Override
+                    public HttpServletResponse getFirewalledResponse(HttpServletResponse response) {
+                        return response;
+                    }
+                });
+            }
+        };
     }
 
     @EventListener(ApplicationReadyEvent.class)

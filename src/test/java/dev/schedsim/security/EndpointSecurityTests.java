@@ -304,6 +304,16 @@ class EndpointSecurityTests {
     }
 
     @Test
+    void theApiDocumentSaysHowToSendAKey() {
+        JsonNode doc = Http.json(http.get("/v3/api-docs"));
+        assertThat(doc.path("components").path("securitySchemes").path("bearer").path("scheme").asString())
+                .isEqualTo("bearer");
+        assertThat(doc.path("components").path("securitySchemes").path("apiKey").path("name").asString())
+                .isEqualTo("X-API-Key");
+        assertThat(doc.path("security").size()).isEqualTo(2);
+    }
+
+    @Test
     void aKeyMayComeAsXApiKeyButNotAsBasicAuth() {
         HttpResponse<String> header = http.send(HttpRequest.newBuilder(uri("/api/v1/simulations/" + done))
                 .header("X-API-Key", ALICE).GET());
