@@ -64,7 +64,9 @@ class ScenarioController {
                     examples = @ExampleObject(name = "overrides", value = OVERRIDES))),
             responses = {
                 @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation"),
-                @ApiResponse(responseCode = "404", description = "Unknown scenario")})
+                @ApiResponse(responseCode = "404", description = "Unknown scenario"),
+                @ApiResponse(responseCode = "429", description = "Over this client's per-client limits "
+                        + "(Retry-After; security on)")})
     ResponseEntity<Object> run(HttpServletRequest http,
                                @Parameter(example = "seed-001-static-key") @PathVariable String name,
                                @RequestHeader(name = "Idempotency-Key", required = false) String key) {
