@@ -36,6 +36,11 @@ final class ApiKeyFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        if (SecurityContextHolder.getContext().getAuthentication() != null) {
+            // An OAuth2 access token, authenticated by the resource server before this filter.
+            chain.doFilter(request, response);
+            return;
+        }
         String secret = secret(request);
         if (secret != null) {
             Optional<ApiKeys.Key> key = keys.match(secret);

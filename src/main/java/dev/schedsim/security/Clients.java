@@ -20,13 +20,13 @@ public class Clients {
     private static final String NOBODY = "\u0000nobody";
     private final boolean enabled;
 
-    Clients(ApiSecurityProperties properties) {
-        this.enabled = properties.enabled();
+    Clients(SecurityMode mode) {
+        this.enabled = mode.on();
     }
 
     /** Security off: no client, everything visible. */
     public static Clients off() {
-        return new Clients(new ApiSecurityProperties(null, null, null));
+        return new Clients(new SecurityMode(false, false));
     }
 
     /** The authenticated client, if security is on and this thread serves an authenticated request. */

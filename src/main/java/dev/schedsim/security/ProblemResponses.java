@@ -26,14 +26,18 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
     static final String MISSING = "send an API key: Authorization: Bearer <secret> or X-API-Key: <secret> "
             + "(keys are configured in schedsim.security.api-keys)";
     static final String WRONG = "the API key is not valid: it matches none of schedsim.security.api-keys";
+    static final String WRONG_TOKEN = "the credential is not valid: it is no configured API key, nor a valid "
+            + "access token of the configured issuer (signature, expiry, audience)";
     static final String WRONG_ATTRIBUTE = ProblemResponses.class.getName() + ".wrong";
 
     @Override
     public void commence(HttpServletRequest request, HttpServletResponse response, AuthenticationException e)
             throws IOException {
         response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"schedsim\"");
-        boolean wrong = request.getAttribute(WRONG_ATTRIBUTE) != null;
-        write(request, response, 401, "unauthorized", "Unauthorized", wrong ? WRONG : MISSING);
+        String detail = request.getAttribute(WRONG_ATTRIBUTE) != null ? WRONG
+                : e instanceof org.springframework.security.authentication.InsufficientAuthenticationException
+                ? MISSING : WRONG_TOKEN;
+        write(request, response, 401, "unauthorized", "Unauthorized", detail);
     }
 
     @Override
@@ -49,6 +53,10 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         String uri = request.getRequestURI();
         if (uri.startsWith("/actuator")) {
             return "it needs an admin key (or the management port, management.server.port)";
+        }
+        if (request.getUserPrincipal() instanceof org.springframework.security.core.Authentication a
+                && a.getAuthorities().isEmpty()) {
+            return "the credential has no role (read, submit or admin; for a token: a schedsim:<role> scope)";
         }
         return "it needs a submit or admin key (read keys may only GET)";
     }

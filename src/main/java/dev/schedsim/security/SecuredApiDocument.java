@@ -14,9 +14,9 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class SecuredApiDocument {
     @Bean
-    OpenApiCustomizer apiKeySchemes(ApiSecurityProperties properties) {
+    OpenApiCustomizer apiKeySchemes(SecurityMode mode) {
         return api -> {
-            if (!properties.enabled()) {
+            if (!mode.on()) {
                 return;
             }
             if (api.getComponents() == null) {

@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -15,6 +16,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 import org.springframework.security.web.firewall.FirewalledRequest;
@@ -22,8 +24,10 @@ import org.springframework.security.web.firewall.HttpFirewall;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
- * The filter chain. Off (no {@code schedsim.security.api-keys}): every request passes as before security existed,
- * and the start says so loudly. On:
+ * The filter chain. Off (no {@code schedsim.security.api-keys} and no OAuth2 resource server): every request passes
+ * as before security existed, and the start says so loudly. On, clients authenticate with an API key
+ * ({@link ApiKeyFilter}) or, with {@code spring.security.oauth2.resourceserver.jwt.*} set, an access token
+ * ({@link JwtClients}); then:
  * <ul>
  * <li>open: {@code /actuator/health} (and liveness, readiness), the OpenAPI document and Swagger UI (they hold no
  *     data), the container's error page; and everything on a separate {@code management.server.port}, which is
@@ -48,13 +52,20 @@ class SecurityConfiguration {
     }
 
     @Bean
-    SecurityFilterChain apiSecurity(HttpSecurity http, @Value("${server.port:8080}") int serverPort,
+    SecurityMode securityMode(ObjectProvider<JwtDecoder> jwt) {
+        boolean tokens = jwt.getIfAvailable() != null;
+        return new SecurityMode(properties.enabled() || tokens, tokens);
+    }
+
+    @Bean
+    SecurityFilterChain apiSecurity(HttpSecurity http, SecurityMode mode, ObjectProvider<JwtDecoder> jwt,
+                                    @Value("${server.port:8080}") int serverPort,
                                     @Value("${management.server.port:-1}") int managementPort) throws Exception {
         http.csrf(c -> c.disable())
                 .logout(l -> l.disable())
                 .requestCache(c -> c.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
-        if (!properties.enabled()) {
+        if (!mode.on()) {
             // As before security existed: no headers added, nothing required.
             http.headers(h -> h.disable()).authorizeHttpRequests(a -> a.anyRequest().permitAll());
             return http.build();
@@ -66,6 +77,13 @@ class SecurityConfiguration {
         String read = Role.READ.role();
         String submit = Role.SUBMIT.role();
         String admin = Role.ADMIN.role();
+        if (mode.jwt()) {
+            // Bearer tokens that are no API key go to the resource server (it runs before ApiKeyFilter).
+            http.oauth2ResourceServer(o -> o.bearerTokenResolver(JwtClients.tokens(keys))
+                    .authenticationEntryPoint(problems).accessDeniedHandler(problems)
+                    .jwt(j -> j.decoder(jwt.getObject()).jwtAuthenticationConverter(
+                            new JwtClients(properties.jwtNameClaim(), properties.jwtRoleClaim()))));
+        }
         http.addFilterBefore(new ApiKeyFilter(keys, problems), AnonymousAuthenticationFilter.class)
                 .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems))
                 .authorizeHttpRequests(a -> a
@@ -80,8 +98,9 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.OPTIONS, "/api/**").hasAnyRole(read, submit, admin)
                         .requestMatchers("/api/**").hasAnyRole(submit, admin)
                         .anyRequest().authenticated());
-        log.info("security on: {} API key(s); per client: {} queued runs, {} submissions per minute (0: no limit)",
-                properties.apiKeys().size(), properties.maxQueuedPerClient(), properties.submissionsPerMinute());
+        log.info("security on: {} API key(s){}; per client: {} queued runs, {} submissions per minute (0: no limit)",
+                properties.apiKeys().size(), mode.jwt() ? " and OAuth2 access tokens" : "",
+                properties.maxQueuedPerClient(), properties.submissionsPerMinute());
         return http.build();
     }
 
@@ -91,9 +110,9 @@ class SecurityConfiguration {
      * {@code .}). On, the strict firewall stays (those paths get 400 problem+json).
      */
     @Bean
-    WebSecurityCustomizer requestFirewall() {
+    WebSecurityCustomizer requestFirewall(SecurityMode mode) {
         return web -> {
-            if (!properties.enabled()) {
+            if (!mode.on()) {
                 web.httpFirewall(new HttpFirewall() {
                     @Override
                     public FirewalledRequest getFirewalledRequest(HttpServletRequest request) {
@@ -114,8 +133,8 @@ class SecurityConfiguration {
     }
 
     @EventListener(ApplicationReadyEvent.class)
-    void warnWhenOff() {
-        if (!properties.enabled()) {
+    void warnWhenOff(ApplicationReadyEvent ready) {
+        if (!ready.getApplicationContext().getBean(SecurityMode.class).on()) {
             log.warn("""
 
                     ************************************************************************************
