@@ -31,8 +31,12 @@ final class JwtClients implements Converter<Jwt, AbstractAuthenticationToken> {
     @Override
     public AbstractAuthenticationToken convert(Jwt jwt) {
         String name = jwt.getClaimAsString(nameClaim);
-        Role role = role(jwt);
-        Client client = new Client(name == null || name.isBlank() ? "?" : name, role);
+        boolean named = name != null && !name.isBlank();
+        // No name, no client: authenticated, but with no role. The owner column holds 64 characters: a longer
+        // name (an e-mail, a URL) is owned under a digest of it, the same for every token of that name.
+        Role role = named ? role(jwt) : null;
+        Client client = new Client(!named ? "?" : name.length() <= 64 ? name
+                : "sha256-" + java.util.HexFormat.of().formatHex(ApiKeys.sha256(name)).substring(0, 40), role);
         return new PreAuthenticatedAuthenticationToken(client, jwt, role == null ? List.of()
                 : List.of(new SimpleGrantedAuthority("ROLE_" + role.role())));
     }

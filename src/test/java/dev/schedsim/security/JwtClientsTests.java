@@ -71,6 +71,12 @@ class JwtClientsTests {
                     .get("/api/v1/simulations"), 401)).isEqualTo("unauthorized");
             assertThat(problem(http.withKey(token(issuer.getPrivate(), "erin", "openid profile", 600))
                     .get("/api/v1/simulations"), 403)).isEqualTo("forbidden");
+            // A subject longer than the owner column owns its simulations under a digest of it.
+            Http longName = http.withKey(token(issuer.getPrivate(), "x".repeat(200) + "@example.org",
+                    "schedsim:submit", 600));
+            String theirs = EndToEnd.submit(longName, EndToEnd.FAIR_SHARE);
+            assertThat(longName.get("/api/v1/simulations/" + theirs).statusCode()).isEqualTo(200);
+            assertThat(problem(carol.get("/api/v1/simulations/" + theirs), 404)).isEqualTo("not-found");
             carol.awaitFinished(id);
             assertThat(problem(dave.delete("/api/v1/simulations/" + id), 404)).isEqualTo("not-found");
             assertThat(carol.delete("/api/v1/simulations/" + id).statusCode()).isEqualTo(204);
