@@ -14,13 +14,14 @@
 #  per-client limits (schedsim.security.max-queued-per-client=2, submissions-per-minute=6) show that both count
 #  from the database: one client's 429s come from either instance, and another client still submits.
 # MI_DB names the database (default schedsim_mi; created and dropped).
-# Bounded: fails after MI_TIMEOUT seconds (default 300). Cleans up its processes and database on exit.
+# Bounded: fails after MI_TIMEOUT seconds (default 300, 420 with MI_SECURITY=1). Cleans up its processes and database on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 TOTAL=${MI_SIMULATIONS:-200}
-TIMEOUT=${MI_TIMEOUT:-300}
+# (security on starts two more instances: 420 s)
+TIMEOUT=${MI_TIMEOUT:-$([[ "${MI_SECURITY:-0}" == 1 ]] && echo 420 || echo 300)}
 PGHOST=127.0.0.1 PGPORT=5432 PGUSER=postgres
 export PGHOST PGPORT PGUSER
 DB=${MI_DB:-schedsim_mi}
