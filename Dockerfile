@@ -38,8 +38,8 @@ EXPOSE 8080
 # Size the heap from the container's memory limit; override with -e JAVA_TOOL_OPTIONS=...
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75.0"
 
-# The Temurin Ubuntu images ship curl.
+# The Temurin Ubuntu images ship curl. Health is on the management port when one is set (docker-compose.yml).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
-  CMD curl -fsS -o /dev/null http://127.0.0.1:8080/actuator/health || exit 1
+  CMD curl -fsS -o /dev/null "http://127.0.0.1:${MANAGEMENT_SERVER_PORT:-8080}/actuator/health" || exit 1
 
 ENTRYPOINT ["java", "-jar", "/app/app.jar"]

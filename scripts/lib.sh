@@ -55,12 +55,14 @@ JSON
 submit_one() {
   local key=$1 n=$2
   shift 2
-  local ports=("$@") out code try port
+  local ports=("$@") out code try port auth=()
+  # With security on (SCHEDSIM_KEY set), the key goes as X-API-Key (the scripts' own requests send Bearer).
+  [[ -n "${SCHEDSIM_KEY:-}" ]] && auth=(-H "X-API-Key: $SCHEDSIM_KEY")
   out=$(mktemp)
   for try in $(seq 0 $((2 * ${#ports[@]} - 1))); do
     port=${ports[$(((n + try) % ${#ports[@]}))]}
     code=$(small_simulation "s-$n" "$n" | curl -sS -o "$out" -w '%{http_code}' -X POST \
-      -H 'Content-Type: application/json' -H "Idempotency-Key: $key-$n" --data-binary @- \
+      -H 'Content-Type: application/json' -H "Idempotency-Key: $key-$n" "${auth[@]}" --data-binary @- \
       "http://127.0.0.1:$port/api/v1/simulations" 2>/dev/null) || true
     if [[ "$code" == 202 || "$code" == 200 ]]; then
       jq -r .id "$out"

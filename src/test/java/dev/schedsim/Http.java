@@ -14,9 +14,23 @@ public final class Http {
     public static final JsonMapper JSON = JsonMapper.builder().build();
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final String base;
+    private final int port;
+    /** The API key sent with every request (Authorization: Bearer), or null. */
+    private final String key;
 
     public Http(int port) {
+        this(port, null);
+    }
+
+    private Http(int port, String key) {
         this.base = "http://localhost:" + port;
+        this.port = port;
+        this.key = key;
+    }
+
+    /** The same service, every request with {@code Authorization: Bearer <key>} (null: none). */
+    public Http withKey(String key) {
+        return new Http(port, key);
     }
 
     public HttpResponse<String> get(String path) {
@@ -33,6 +47,9 @@ public final class Http {
     }
 
     public HttpResponse<String> send(HttpRequest.Builder b) {
+        if (key != null) {
+            b.setHeader("Authorization", "Bearer " + key);
+        }
         try {
             return client.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

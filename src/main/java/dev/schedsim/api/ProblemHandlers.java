@@ -1,5 +1,6 @@
 package dev.schedsim.api;
 
+import dev.schedsim.simulation.ClientLimitException;
 import dev.schedsim.simulation.IdempotencyConflictException;
 import dev.schedsim.simulation.QueueFullException;
 import dev.schedsim.simulation.StateConflictException;
@@ -149,6 +150,17 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     @ExceptionHandler(QueueFullException.class)
     ResponseEntity<Object> full(QueueFullException e) {
         return unavailable("queue-full", "Queue full", e.getMessage(), 30);
+    }
+
+    @ExceptionHandler(ClientLimitException.class)
+    ResponseEntity<Object> clientLimit(ClientLimitException e) {
+        HttpHeaders h = new HttpHeaders();
+        h.set(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()));
+        ProblemDetail p = problem(HttpStatus.TOO_MANY_REQUESTS, "client-limit", "Client limit reached",
+                e.getMessage());
+        p.setProperty("limit", e.limit());
+        p.setProperty("value", e.value());
+        return send(p, h);
     }
 
     @ExceptionHandler(Exception.class)

@@ -1,5 +1,6 @@
 package dev.schedsim.api;
 
+import dev.schedsim.security.Clients;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationControl;
 import dev.schedsim.simulation.StateConflictException;
@@ -38,8 +39,10 @@ class SimulationController {
 
     private final SimulationControl simulations;
     private final Submissions submissions;
+    private final Clients clients;
 
-    SimulationController(SimulationControl simulations, Submissions submissions) {
+    SimulationController(SimulationControl simulations, Submissions submissions, Clients clients) {
+        this.clients = clients;
         this.simulations = simulations;
         this.submissions = submissions;
     }
@@ -67,6 +70,8 @@ class SimulationController {
                 @ApiResponse(responseCode = "409", description = "Idempotency-Key reused with another body"),
                 @ApiResponse(responseCode = "413", description = "Body above schedsim.max-body-size"),
                 @ApiResponse(responseCode = "422", description = "Beyond schedsim.limits.*"),
+                @ApiResponse(responseCode = "429", description = "Over this client's schedsim.security."
+                        + "max-queued-per-client or submissions-per-minute (Retry-After; security on)"),
                 @ApiResponse(responseCode = "503", description = "Queue full (Retry-After)")})
     ResponseEntity<Object> submit(HttpServletRequest http,
                                   @Parameter(description = "Optional: a key of your own (a fresh UUID "
@@ -110,7 +115,7 @@ class SimulationController {
             v.add("page", "page x size must be at most " + Integer.MAX_VALUE);
         }
         v.throwIfAny();
-        return PageView.of(simulations.search(s, name, page, size), SimulationView::summary);
+        return PageView.of(simulations.search(s, name, clients.listFilter(), page, size), SimulationView::summary);
     }
 
     @GetMapping("/{id}")
@@ -148,6 +153,7 @@ class SimulationController {
                 @ApiResponse(responseCode = "404", description = "No such simulation"),
                 @ApiResponse(responseCode = "409", description = "It already SUCCEEDED or FAILED")})
     SimulationView cancel(@Parameter(description = ID_DOC) @PathVariable String id) {
+        find(id);
         return SimulationView.of(simulations.cancel(id).orElseThrow(() -> notFound(id)), null);
     }
 
@@ -159,6 +165,7 @@ class SimulationController {
                 @ApiResponse(responseCode = "404", description = "No such simulation"),
                 @ApiResponse(responseCode = "409", description = "Still QUEUED or RUNNING: cancel it first")})
     ResponseEntity<Void> delete(@Parameter(description = ID_DOC) @PathVariable String id) {
+        find(id);
         if (!simulations.delete(id)) {
             throw notFound(id);
         }
@@ -166,7 +173,8 @@ class SimulationController {
     }
 
     private SimulationJob find(String id) {
-        return simulations.find(id).orElseThrow(() -> notFound(id));
+        // Another client's simulation is not there for this one: 404, as for an unknown id.
+        return simulations.find(id).filter(j -> clients.sees(j.getOwner())).orElseThrow(() -> notFound(id));
     }
 
     private static NotFoundException notFound(String id) {

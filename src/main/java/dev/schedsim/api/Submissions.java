@@ -1,6 +1,7 @@
 package dev.schedsim.api;
 
 import dev.schedsim.metrics.ServiceMetrics;
+import dev.schedsim.security.Clients;
 import dev.schedsim.simulation.SimulationControl;
 import dev.schedsim.simulation.SimulationSubmitter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -22,9 +23,11 @@ public class Submissions {
     private final RequestValidator validator;
     private final RequestReader reader;
     private final ServiceMetrics metrics;
+    private final Clients clients;
 
     Submissions(SimulationSubmitter submitter, SimulationControl simulations, RequestValidator validator,
-                RequestReader reader, ServiceMetrics metrics) {
+                RequestReader reader, ServiceMetrics metrics, Clients clients) {
+        this.clients = clients;
         this.submitter = submitter;
         this.simulations = simulations;
         this.validator = validator;
@@ -56,7 +59,7 @@ public class Submissions {
         RequestValidator.Accepted accepted = validator.accept(request);
         String json = reader.mapper().writeValueAsString(accepted.request());
         SimulationSubmitter.Submission s = submitter.submit(request.name(), json, SimulationController.sha256(json),
-                key);
+                key, clients.owner());
         URI location = URI.create("/api/v1/simulations/" + s.job().getId());
         if (s.created()) {
             metrics.submitted();

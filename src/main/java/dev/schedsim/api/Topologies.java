@@ -22,7 +22,16 @@ class Topologies {
     private final SavedTopologies saved;
     private final RequestReader reader;
 
+    private final dev.schedsim.security.Clients clients;
+
+    /** Without security (saved topologies visible to all): for the tests that resolve requests alone. */
     Topologies(SavedTopologies saved, RequestReader reader) {
+        this(saved, reader, dev.schedsim.security.Clients.off());
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    Topologies(SavedTopologies saved, RequestReader reader, dev.schedsim.security.Clients clients) {
+        this.clients = clients;
         this.saved = saved;
         this.reader = reader;
     }
@@ -65,7 +74,7 @@ class Topologies {
             // A saved topology's name matches NAME: anything else (a NUL byte, which PostgreSQL refuses in a
             // query) is unknown without asking the database.
             SavedTopology s = RequestValidator.NAME.matcher(t.preset()).matches()
-                    ? saved.findById(t.preset()).orElse(null) : null;
+                    ? saved.findById(t.preset()).filter(x -> clients.sees(x.getOwner())).orElse(null) : null;
             if (s == null) {
                 v.add(prefix + ".preset", "unknown topology '" + t.preset()
                         + "'; see GET /api/v1/topologies/presets or save one with POST /api/v1/topologies");

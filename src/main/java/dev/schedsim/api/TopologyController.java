@@ -1,6 +1,7 @@
 package dev.schedsim.api;
 
 import dev.schedsim.engine.spec.TopologyPresets;
+import dev.schedsim.security.Clients;
 import dev.schedsim.simulation.Durability;
 import dev.schedsim.topology.SavedTopologies;
 import dev.schedsim.topology.SavedTopology;
@@ -36,9 +37,11 @@ class TopologyController {
     private final RequestReader reader;
     private final Limits limits;
     private final Clock clock;
+    private final Clients clients;
 
     TopologyController(SavedTopologies topologies, Topologies resolver, RequestReader reader, Limits limits,
-                       Clock clock, Durability durability) {
+                       Clock clock, Durability durability, Clients clients) {
+        this.clients = clients;
         this.durability = durability;
         this.topologies = topologies;
         this.resolver = resolver;
@@ -74,7 +77,7 @@ class TopologyController {
     @GetMapping
     @Operation(operationId = "listSavedTopologies", summary = "Saved topologies")
     List<TopologyView> saved() {
-        return topologies.findAll().stream().map(this::view).toList();
+        return topologies.findAll().stream().filter(t -> clients.sees(t.getOwner())).map(this::view).toList();
     }
 
     @PostMapping
@@ -126,15 +129,19 @@ class TopologyController {
         String definition = reader.mapper().writeValueAsString(r);
         SavedTopology existing = topologies.findById(r.name()).orElse(null);
         if (existing != null) {
-            if (existing.getDefinitionJson().equals(definition)) {
+            // Names are one namespace (see README, "Security"): another client's name is taken, its topology
+            // not shown.
+            if (existing.getDefinitionJson().equals(definition) && clients.sees(existing.getOwner())) {
                 // The same topology saved again (a retry, an example run twice): it is there, as asked.
                 return ResponseEntity.ok().location(URI.create("/api/v1/topologies/" + r.name())).body(view(existing));
             }
-            throw new NameConflictException("a different topology named '" + r.name() + "' is already saved");
+            throw new NameConflictException(clients.sees(existing.getOwner())
+                    ? "a different topology named '" + r.name() + "' is already saved"
+                    : "the name '" + r.name() + "' is taken by another client's topology; choose another name");
         }
         SavedTopology saved;
         try {
-            saved = topologies.saveAndFlush(new SavedTopology(r.name(), definition, clock.instant()));
+            saved = topologies.saveAndFlush(new SavedTopology(r.name(), definition, clock.instant(), clients.owner()));
         } catch (DataIntegrityViolationException e) {
             throw new NameConflictException("a topology named '" + r.name() + "' is already saved");
         }
@@ -150,7 +157,8 @@ class TopologyController {
                 @ApiResponse(responseCode = "404", description = "Neither a saved topology nor a preset")})
     TopologyView get(@Parameter(description = "a saved topology's name (or a preset's)", example = "validation-2c")
                      @PathVariable String name) {
-        return topologies.findById(name).map(this::view).orElseGet(() -> preset(name));
+        return topologies.findById(name).filter(t -> clients.sees(t.getOwner())).map(this::view)
+                .orElseGet(() -> preset(name));
     }
 
     private TopologyView view(SavedTopology s) {

@@ -4,6 +4,7 @@ import dev.schedsim.api.Submissions;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.simulation.SimulationPlan;
 import dev.schedsim.simulation.SimulationPlanner;
+import dev.schedsim.security.Clients;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
 import dev.schedsim.simulation.SimulationControl;
@@ -42,8 +43,11 @@ class ReportController {
     private final SimulationControl queue;
     private final SimulationPlanner planner;
 
-    ReportController(SimulationJobs jobs, SimulationControl queue, SimulationPlanner planner) {
+    private final Clients clients;
+
+    ReportController(SimulationJobs jobs, SimulationControl queue, SimulationPlanner planner, Clients clients) {
         this.planner = planner;
+        this.clients = clients;
         this.jobs = jobs;
         this.queue = queue;
     }
@@ -62,7 +66,9 @@ class ReportController {
     ResponseEntity<String> report(@Parameter(description = "The simulation id") @PathVariable String id,
                                   @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept)
             throws HttpMediaTypeNotAcceptableException {
-        SimulationJob job = jobs.findById(id).orElseThrow(() -> Submissions.notFound("no simulation " + id));
+        // Like GET /api/v1/simulations/{id}: another client's simulation is not there (404).
+        SimulationJob job = jobs.findById(id).filter(j -> clients.sees(j.getOwner()))
+                .orElseThrow(() -> Submissions.notFound("no simulation " + id));
         boolean markdown = markdown(accept);
         String result = queue.result(job);
         if (result == null) {

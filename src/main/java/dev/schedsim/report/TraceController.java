@@ -1,6 +1,7 @@
 package dev.schedsim.report;
 
 import dev.schedsim.api.Submissions;
+import dev.schedsim.security.Clients;
 import dev.schedsim.engine.Report;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
@@ -43,7 +44,10 @@ class TraceController {
     private final SimulationRunReports reports;
     private final SimulationPlanner planner;
 
-    TraceController(SimulationJobs jobs, SimulationRunReports reports, SimulationPlanner planner) {
+    private final Clients clients;
+
+    TraceController(SimulationJobs jobs, SimulationRunReports reports, SimulationPlanner planner, Clients clients) {
+        this.clients = clients;
         this.jobs = jobs;
         this.reports = reports;
         this.planner = planner;
@@ -58,7 +62,9 @@ class TraceController {
                 @ApiResponse(responseCode = "404", description = "Unknown simulation, or no trace requested"),
                 @ApiResponse(responseCode = "409", description = "Not finished (or not SUCCEEDED)")})
     ResponseEntity<String> trace(@Parameter(description = "The simulation id") @PathVariable String id) {
-        SimulationJob job = jobs.findById(id).orElseThrow(() -> Submissions.notFound("no simulation " + id));
+        // Like GET /api/v1/simulations/{id}: another client's simulation is not there (404).
+        SimulationJob job = jobs.findById(id).filter(j -> clients.sees(j.getOwner()))
+                .orElseThrow(() -> Submissions.notFound("no simulation " + id));
         if (job.getStatus() != SimulationStatus.SUCCEEDED) {
             throw new StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no trace yet");

@@ -73,6 +73,8 @@ class ScenarioController {
                 @ApiResponse(responseCode = "409", description = "Idempotency-Key reused with another body"),
                 @ApiResponse(responseCode = "413", description = "Body above schedsim.max-body-size"),
                 @ApiResponse(responseCode = "422", description = "Beyond schedsim.limits.*"),
+                @ApiResponse(responseCode = "429", description = "Over this client's per-client limits "
+                        + "(Retry-After; security on)"),
                 @ApiResponse(responseCode = "503", description = "Queue full (Retry-After)")})
     ResponseEntity<Object> run(HttpServletRequest http,
                                @Parameter(example = "seed-001-static-key") @PathVariable String name,

@@ -40,8 +40,9 @@ public class SimulationControl {
                 : null;
     }
 
-    public Page<SimulationJob> search(SimulationStatus status, String name, int page, int size) {
-        return simulations.search(status, name, PageRequest.of(page, size));
+    /** Newest first; {@code owner} null lists everyone's, else that client's only. */
+    public Page<SimulationJob> search(SimulationStatus status, String name, String owner, int page, int size) {
+        return simulations.search(status, name, owner, PageRequest.of(page, size));
     }
 
     public long count(SimulationStatus status) {

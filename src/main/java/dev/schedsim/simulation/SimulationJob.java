@@ -42,13 +42,16 @@ public class SimulationJob {
     @Column(name = "heartbeat_at")
     private Instant heartbeatAt;
     private long events;
+    /** The API key name that submitted it; null when security was off (then admin keys only see it). */
+    private String owner;
 
     protected SimulationJob() {
     }
 
     /** A detached copy of {@code j} as its cancel left it: what a client is told when the row is gone since. */
     static SimulationJob cancelledCopy(SimulationJob j, Instant now) {
-        SimulationJob c = new SimulationJob(j.id, j.name, j.createdAt, j.requestJson, j.requestHash, j.idempotencyKey);
+        SimulationJob c = new SimulationJob(j.id, j.name, j.createdAt, j.requestJson, j.requestHash, j.idempotencyKey,
+                j.owner);
         c.status = SimulationStatus.CANCELLED;
         c.startedAt = j.startedAt;
         c.finishedAt = now;
@@ -59,6 +62,12 @@ public class SimulationJob {
 
     public SimulationJob(String id, String name, Instant createdAt, String requestJson, String requestHash,
                          String idempotencyKey) {
+        this(id, name, createdAt, requestJson, requestHash, idempotencyKey, null);
+    }
+
+    public SimulationJob(String id, String name, Instant createdAt, String requestJson, String requestHash,
+                         String idempotencyKey, String owner) {
+        this.owner = owner;
         this.id = id;
         this.name = name;
         this.status = SimulationStatus.QUEUED;
@@ -122,6 +131,10 @@ public class SimulationJob {
 
     public long getEvents() {
         return events;
+    }
+
+    public String getOwner() {
+        return owner;
     }
 
     /** The simulation label of result metrics: the name, or the id when unnamed. */

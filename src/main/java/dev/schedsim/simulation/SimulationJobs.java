@@ -22,9 +22,21 @@ public interface SimulationJobs extends JpaRepository<SimulationJob, String> {
     @Query("""
             select j from SimulationJob j
             where (:status is null or j.status = :status) and (:name is null or j.name = :name)
+              and (:owner is null or j.owner = :owner)
             order by j.createdAt desc, j.id desc""")
     Page<SimulationJob> search(@Param("status") SimulationStatus status, @Param("name") String name,
-                               Pageable pageable);
+                               @Param("owner") String owner, Pageable pageable);
+
+    /** A client's queued runs, from the rows: the same count on every instance (per-client limits). */
+    @Query(value = """
+            select count(*) from simulation_run r join simulation s on s.id = r.simulation_id
+            where r.status = 'QUEUED' and s.owner = :owner""", nativeQuery = true)
+    long countQueuedRunsOf(@Param("owner") String owner);
+
+    /** How many simulations a client submitted since {@code since}, and the first of them (per-client rate). */
+    @Query("select new dev.schedsim.simulation.RecentSubmissions(count(j), min(j.createdAt)) from SimulationJob j "
+            + "where j.owner = :owner and j.createdAt > :since")
+    RecentSubmissions submittedSince(@Param("owner") String owner, @Param("since") Instant since);
 
     long countByStatus(SimulationStatus status);
 

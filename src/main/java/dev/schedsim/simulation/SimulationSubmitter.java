@@ -22,10 +22,12 @@ public class SimulationSubmitter {
     private final Clock clock;
     private final SchedsimProperties properties;
     private final Durability durability;
+    private final Admission admission;
 
     SimulationSubmitter(SimulationJobs simulations, SimulationRuns runs, SimulationPlanner planner,
                         SimulationQueue queue, TransactionTemplate transactions, Clock clock,
-                        SchedsimProperties properties, Durability durability) {
+                        SchedsimProperties properties, Durability durability, Admission admission) {
+        this.admission = admission;
         this.simulations = simulations;
         this.runs = runs;
         this.planner = planner;
@@ -41,17 +43,23 @@ public class SimulationSubmitter {
     }
 
     /**
-     * Queues an accepted request; with an idempotency key already used for the same body (same hash), returns that
-     * job instead.
+     * Queues an accepted request; with an idempotency key already used for the same body (same hash) by the same
+     * client, returns that job instead.
+     *
+     * @param owner the submitting client (null when security is off)
      */
-    public Submission submit(String name, String requestJson, String requestHash, String idempotencyKey) {
+    public Submission submit(String name, String requestJson, String requestHash, String idempotencyKey,
+                             String owner) {
         if (idempotencyKey != null) {
             Optional<SimulationJob> previous = simulations.findByIdempotencyKey(idempotencyKey);
             if (previous.isPresent()) {
-                return replay(previous.get(), requestHash, idempotencyKey);
+                return replay(previous.get(), requestHash, idempotencyKey, owner);
             }
         }
         int n = planner.plan(requestJson).runs();
+        // The client's own limits first (429), so that one client cannot take the queue from everyone; the
+        // global limit stays the last guard (503).
+        admission.admit(owner, n);
         // The limit counts runs, the queue's real work: one request of 16 variants x 20 repetitions is 320 of
         // them. An empty queue admits any simulation, so one larger than the limit is not refused for ever.
         long queued = runs.countByStatus(SimulationStatus.QUEUED);
@@ -59,7 +67,7 @@ public class SimulationSubmitter {
             throw new QueueFullException(properties.maxQueued(), queued, n);
         }
         SimulationJob job = new SimulationJob(UUID.randomUUID().toString(), name, clock.instant(), requestJson,
-                requestHash, idempotencyKey);
+                requestHash, idempotencyKey, owner);
         try {
             Submission s = new Submission(transactions.execute(tx -> {
                 SimulationJob saved = simulations.saveAndFlush(job);
@@ -72,12 +80,13 @@ public class SimulationSubmitter {
         } catch (DataIntegrityViolationException e) {
             // A concurrent submission with the same key won the unique index.
             SimulationJob other = simulations.findByIdempotencyKey(idempotencyKey).orElseThrow(() -> e);
-            return replay(other, requestHash, idempotencyKey);
+            return replay(other, requestHash, idempotencyKey, owner);
         }
     }
 
-    private Submission replay(SimulationJob job, String requestHash, String key) {
-        if (!job.getRequestHash().equals(requestHash)) {
+    private Submission replay(SimulationJob job, String requestHash, String key, String owner) {
+        // Another client's key is a conflict too: a replay must not hand one client another's simulation.
+        if (!job.getRequestHash().equals(requestHash) || !java.util.Objects.equals(job.getOwner(), owner)) {
             throw new IdempotencyConflictException(key);
         }
         return new Submission(job, false);

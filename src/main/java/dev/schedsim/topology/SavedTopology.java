@@ -16,11 +16,14 @@ public class SavedTopology {
     private String definitionJson;
     @Column(name = "created_at")
     private Instant createdAt;
+    /** The API key name that saved it; null when security was off (then admin keys only see it). */
+    private String owner;
 
     protected SavedTopology() {
     }
 
-    public SavedTopology(String name, String definitionJson, Instant createdAt) {
+    public SavedTopology(String name, String definitionJson, Instant createdAt, String owner) {
+        this.owner = owner;
         this.name = name;
         this.definitionJson = definitionJson;
         this.createdAt = createdAt;
@@ -32,6 +35,10 @@ public class SavedTopology {
 
     public String getDefinitionJson() {
         return definitionJson;
+    }
+
+    public String getOwner() {
+        return owner;
     }
 
     public Instant getCreatedAt() {

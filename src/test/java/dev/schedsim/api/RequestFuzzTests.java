@@ -13,6 +13,7 @@ import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -68,18 +69,20 @@ class RequestFuzzTests {
         }
         JsonNode topology = JSON.readTree(ApiExamples.TOPOLOGY);
         int[] byClass = new int[6];
-        for (int i = 0; i < REQUESTS; i++) {
+        for (int i = 0; i < requests(); i++) {
             boolean topologies = random.nextInt(8) == 0;
             JsonNode seed = topologies ? topology : simulations.get(random.nextInt(simulations.size()));
             String body = body(random, seed);
             String path = topologies ? "/api/v1/topologies" : "/api/v1/simulations";
-            MockHttpServletResponse r = mvc.perform(post(path).contentType(MediaType.APPLICATION_JSON)
+            MockHttpServletResponse r = mvc.perform(authorized(post(path)).contentType(MediaType.APPLICATION_JSON)
                     .content(body)).andReturn().getResponse();
             int status = r.getStatus();
             byClass[status / 100]++;
             String what = "request " + i + " (seed " + SEED + ") to " + path + ": " + abbreviate(body) + " -> "
                     + status + " " + abbreviate(r.getContentAsString());
             assertThat(status >= 500 && status != 503).as(what).isFalse();
+            // The key of the secured variant is good for every request: no 401 or 403 whatever the body.
+            assertThat(status == 401 || status == 403).as(what).isFalse();
             if (status >= 400) {
                 assertThat(r.getContentType()).as(what).startsWith("application/problem+json");
                 JsonNode problem = JSON.readTree(r.getContentAsString());
@@ -91,7 +94,17 @@ class RequestFuzzTests {
         }
         // The generator reaches both sides of the validator.
         assertThat(byClass[2]).as("accepted").isPositive();
-        assertThat(byClass[4]).as("rejected").isGreaterThan(REQUESTS / 4);
+        assertThat(byClass[4]).as("rejected").isGreaterThan(requests() / 4);
+    }
+
+    /** How many requests: the first of the same seeded sequence in every variant. */
+    int requests() {
+        return REQUESTS;
+    }
+
+    /** The request as sent: as it is here, with an API key in {@link SecuredRequestFuzzTests}. */
+    MockHttpServletRequestBuilder authorized(MockHttpServletRequestBuilder request) {
+        return request;
     }
 
     /** A request body: a few mutations of the seed tree, sometimes then mangled as text. */
