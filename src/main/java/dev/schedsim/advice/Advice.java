@@ -38,13 +38,16 @@ public class Advice {
     private String errorJson;
     @Column(name = "simulation_id")
     private String simulationId;
+    /** The client that asked for it (null with security off); its steps' simulations are that client's too. */
+    private String owner;
     @Version
     private long version;
 
     protected Advice() {
     }
 
-    public Advice(String id, String name, Instant createdAt, String requestJson, String stateJson) {
+    public Advice(String id, String name, Instant createdAt, String requestJson, String stateJson, String owner) {
+        this.owner = owner;
         this.id = id;
         this.name = name;
         this.createdAt = createdAt;
@@ -91,6 +94,10 @@ public class Advice {
 
     public String getErrorJson() {
         return errorJson;
+    }
+
+    public String getOwner() {
+        return owner;
     }
 
     public String getSimulationId() {

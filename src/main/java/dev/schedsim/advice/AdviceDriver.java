@@ -96,7 +96,8 @@ public class AdviceDriver {
         List<AdviceSearch.Setting> next = AdviceSearch.next(s);
         if (a.getSimulationId() == null) {
             String name = "advice-" + a.getId().substring(0, 8) + "-step" + (s.step() + 1);
-            String sim = steps.submit(spec, next, s.step() == 0, name, "advice-" + a.getId() + "-step-" + s.step());
+            String sim = steps.submit(spec, next, s.step() == 0, name, "advice-" + a.getId() + "-step-" + s.step(),
+                    a.getOwner());
             if (sim != null) {
                 a.step(a.getStateJson(), sim, (double) s.step() / max);
                 advices.save(a);

@@ -17,9 +17,12 @@ public interface AdviceSteps {
      * Submits a step's simulation; the key makes a repeated submission (another instance, a retry after a lost
      * answer) return the same simulation.
      *
-     * @return the simulation's id, or null when the queue is full now (the next poll tries again)
+     * @param owner the client that asked for the advice (it owns the step's simulation; null with security off)
+     * @return the simulation's id, or null when the queue or the client's limits are full now (the next poll tries
+     *         again)
      */
-    String submit(AdviceSpec spec, List<AdviceSearch.Setting> settings, boolean withCurrent, String name, String key);
+    String submit(AdviceSpec spec, List<AdviceSearch.Setting> settings, boolean withCurrent, String name, String key,
+                  String owner);
 
     /** A step's simulation as it stands: null when it is gone (deleted). */
     Step poll(String simulationId);

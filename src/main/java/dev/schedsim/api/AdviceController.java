@@ -6,6 +6,7 @@ import dev.schedsim.advice.AdviceDriver;
 import dev.schedsim.advice.AdviceSearch;
 import dev.schedsim.advice.AdviceSpec;
 import dev.schedsim.advice.Advices;
+import dev.schedsim.security.Clients;
 import dev.schedsim.simulation.Durability;
 import dev.schedsim.simulation.SimulationStatus;
 import dev.schedsim.simulation.StateConflictException;
@@ -45,9 +46,11 @@ class AdviceController {
     private final RequestReader reader;
     private final Durability durability;
     private final Clock clock;
+    private final Clients clients;
 
     AdviceController(Advices advices, AdviceDriver driver, AdviceRules rules, RequestReader reader,
-                     Durability durability, Clock clock) {
+                     Durability durability, Clock clock, Clients clients) {
+        this.clients = clients;
         this.advices = advices;
         this.driver = driver;
         this.rules = rules;
@@ -75,7 +78,7 @@ class AdviceController {
         AdviceSpec spec = rules.accept(r);
         String id = UUID.randomUUID().toString();
         Advice a = new Advice(id, spec.name(), clock.instant(), reader.mapper().writeValueAsString(spec),
-                AdviceDriver.startState(spec));
+                AdviceDriver.startState(spec), clients.owner());
         advices.saveAndFlush(a);
         durability.flush();
         return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/api/v1/advice/" + id))
@@ -111,7 +114,9 @@ class AdviceController {
     }
 
     private Advice find(String id) {
-        return advices.findById(id).orElseThrow(() -> new NotFoundException("no advice " + id));
+        // another client's advice is as unknown as one that does not exist
+        return advices.findById(id).filter(a -> clients.sees(a.getOwner()))
+                .orElseThrow(() -> new NotFoundException("no advice " + id));
     }
 
     AdviceView view(Advice a) {

@@ -4,6 +4,7 @@ import dev.schedsim.advice.AdviceSearch;
 import dev.schedsim.advice.AdviceSpec;
 import dev.schedsim.advice.AdviceSteps;
 import dev.schedsim.result.ResultJson;
+import dev.schedsim.simulation.ClientLimitException;
 import dev.schedsim.simulation.QueueFullException;
 import dev.schedsim.simulation.SimulationControl;
 import dev.schedsim.simulation.SimulationJob;
@@ -54,13 +55,13 @@ class AdviceStepsAdapter implements AdviceSteps {
 
     @Override
     public String submit(AdviceSpec spec, List<AdviceSearch.Setting> settings, boolean withCurrent, String name,
-                         String key) {
+                         String key, String owner) {
         try {
-            var answer = submissions.submit(stepRequest(spec, settings, withCurrent, name), key);
+            var answer = submissions.submit(stepRequest(spec, settings, withCurrent, name), key, owner);
             String location = answer.getHeaders().getLocation().getPath();
             return location.substring(location.lastIndexOf('/') + 1);
-        } catch (QueueFullException e) {
-            return null;
+        } catch (QueueFullException | ClientLimitException e) {
+            return null; // (full now: the next poll submits it)
         }
     }
 

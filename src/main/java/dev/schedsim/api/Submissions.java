@@ -51,6 +51,14 @@ public class Submissions {
      * @param key the optional Idempotency-Key header
      */
     public ResponseEntity<Object> submit(String body, String key) {
+        return submit(body, key, clients.owner());
+    }
+
+    /**
+     * {@link #submit(String, String)} on behalf of {@code owner}: the limits advisor's steps, submitted by the
+     * service for the client that asked for the advice.
+     */
+    ResponseEntity<Object> submit(String body, String key, String owner) {
         if (key != null && (key.isBlank() || key.length() > 255)) {
             throw new InvalidRequestException(false, List.of(new Violation("Idempotency-Key",
                     "must be 1..255 characters")));
@@ -59,7 +67,7 @@ public class Submissions {
         RequestValidator.Accepted accepted = validator.accept(request);
         String json = reader.mapper().writeValueAsString(accepted.request());
         SimulationSubmitter.Submission s = submitter.submit(request.name(), json, SimulationController.sha256(json),
-                key, clients.owner());
+                key, owner);
         URI location = URI.create("/api/v1/simulations/" + s.job().getId());
         if (s.created()) {
             metrics.submitted();

@@ -3,6 +3,7 @@ package dev.schedsim.report;
 import dev.schedsim.advice.Advice;
 import dev.schedsim.advice.Advices;
 import dev.schedsim.api.Submissions;
+import dev.schedsim.security.Clients;
 import dev.schedsim.simulation.StateConflictException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -22,9 +23,11 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "advice")
 class AdviceReportController {
     private final Advices advices;
+    private final Clients clients;
 
-    AdviceReportController(Advices advices) {
+    AdviceReportController(Advices advices, Clients clients) {
         this.advices = advices;
+        this.clients = clients;
     }
 
     @GetMapping("/api/v1/advice/{id}/report")
@@ -40,7 +43,8 @@ class AdviceReportController {
     ResponseEntity<String> report(@Parameter(description = "The advice id") @PathVariable String id,
                                   @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept)
             throws HttpMediaTypeNotAcceptableException {
-        Advice a = advices.findById(id).orElseThrow(() -> Submissions.notFound("no advice " + id));
+        Advice a = advices.findById(id).filter(x -> clients.sees(x.getOwner()))
+                .orElseThrow(() -> Submissions.notFound("no advice " + id));
         boolean markdown = ReportController.markdown(accept);
         if (a.getAnswerJson() == null) {
             throw new StateConflictException("advice " + id + " is " + a.getStatus() + " and has no answer to report");

@@ -45,6 +45,12 @@ class EndpointSecurityTests {
             {"name":"%s","topology":{"preset":"validation-2c"},"cgroups":[{"path":"/a","cpuMax":"50000 100000"}],
              "workloads":[{"name":"w","cgroup":"/a","type":"cpu-bound","threads":2}],"durationMs":100,"seed":1,
              "trace":true}""";
+    /** A small advice: three steps of a short simulation. */
+    static final String ADVICE = """
+            {"request":{"topology":{"preset":"validation-2c"},"cgroups":[{"path":"/a","cpuMax":"50000 100000"}],
+             "workloads":[{"name":"w","cgroup":"/a","type":"periodic","threads":2,"runUs":2000,"sleepUs":8000}],
+             "durationMs":200},"cgroup":"/a","objective":{"maxThrottledPeriodsPct":5},
+             "search":{"quotaUs":{"min":20000,"max":60000},"resolutionUs":10000},"repetitions":1}""";
     static final String TOPOLOGY = """
             {"name":"%s","topology":{"sockets":1,"numaNodesPerSocket":1,"llcsPerNumaNode":1,"coresPerLlc":2,
              "threadsPerCore":2}}""";
@@ -54,6 +60,8 @@ class EndpointSecurityTests {
     static final Map<Caller, Http> as = new LinkedHashMap<>();
     /** alice's SUCCEEDED simulation (with a trace) and saved topology. */
     static String done;
+    /** alice's SUCCEEDED advice. */
+    static String advice;
     static final AtomicInteger names = new AtomicInteger();
 
     @BeforeAll
@@ -72,6 +80,7 @@ class EndpointSecurityTests {
         as.put(Caller.OTHER, http.withKey(BOB));
         as.put(Caller.ADMIN, http.withKey(ROOT));
         done = finished(as.get(Caller.OWN));
+        advice = finishedAdvice(as.get(Caller.OWN));
         HttpResponse<String> saved = as.get(Caller.OWN).post("/api/v1/topologies", TOPOLOGY.formatted("alice-box"));
         assertThat(saved.statusCode()).as(saved.body()).isEqualTo(201);
     }
@@ -89,6 +98,26 @@ class EndpointSecurityTests {
         JsonNode n = who.awaitFinished(id);
         assertThat(n.path("status").asString()).as(n.toString()).isEqualTo("SUCCEEDED");
         return id;
+    }
+
+    /** An advice of the caller's, SUCCEEDED. */
+    static String finishedAdvice(Http who) {
+        HttpResponse<String> r = who.post("/api/v1/advice", ADVICE);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        String id = Http.json(r).path("id").asString();
+        for (int i = 0; i < 6000; i++) {
+            JsonNode n = Http.json(who.get("/api/v1/advice/" + id));
+            if (!n.path("status").asString().equals("RUNNING")) {
+                assertThat(n.path("status").asString()).as(n.toString()).isEqualTo("SUCCEEDED");
+                return id;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new AssertionError("advice " + id + " did not finish");
     }
 
     /** One endpoint: how to call it as each caller, and what each gets. */
@@ -156,6 +185,12 @@ class EndpointSecurityTests {
                 reading(200, 200));
         add(t, "POST", "/api/v1/scenarios/{name}/run", fixed("/api/v1/scenarios/seed-001-static-key/run"),
                 "{\"durationMs\": 50, \"repetitions\": 1}", changing(202, 202));
+        String adv = "/api/v1/advice/";
+        add(t, "POST", "/api/v1/advice", fixed("/api/v1/advice"), ADVICE, changing(202, 202));
+        add(t, "GET", "/api/v1/advice/{id}", c -> adv + advice, null, reading(200, 404));
+        add(t, "GET", "/api/v1/advice/{id}/report", c -> adv + advice + "/report", null, reading(200, 404));
+        // alice's finished advice: cancelling it is a conflict for those who may, unknown to bob.
+        add(t, "POST", "/api/v1/advice/{id}/cancel", c -> adv + advice + "/cancel", "", changing(409, 404));
         // The container's error page, called directly: it has no error to render (500, as without security).
         add(t, "*", "/error", fixed("/error"), null, statuses(401, 401, 500, 500, 500, 500));
         add(t, "GET", "/v3/api-docs", fixed("/v3/api-docs"), null, open());
@@ -243,6 +278,16 @@ class EndpointSecurityTests {
         }
         assertThat(wrong).as("cells answered otherwise than the table says").isEmpty();
         assertThat(cells).isEqualTo(rows.size() * Caller.values().length);
+    }
+
+    /** The service submits an advice's steps for the client that asked: they are that client's simulations. */
+    @Test
+    void anAdvicesStepsBelongToItsClient() {
+        String step = Http.json(as.get(Caller.OWN).get("/api/v1/advice/" + advice)).path("simulation").asString();
+        assertThat(step).isNotEmpty();
+        assertThat(as.get(Caller.OWN).get("/api/v1/simulations/" + step).statusCode()).isEqualTo(200);
+        assertThat(as.get(Caller.OTHER).get("/api/v1/simulations/" + step).statusCode()).isEqualTo(404);
+        assertThat(ids(as.get(Caller.OWN), "/api/v1/simulations?size=100")).contains(step);
     }
 
     @Test
