@@ -27,7 +27,33 @@ public record SimulationRequest(
         List<VariantRequest> variants,
         @Schema(description = "record a Perfetto trace of the first repetition (default false)") Boolean trace,
         @Schema(description = "variants generated from a grid of one cgroup's quota, period and burst (instead of "
-                + "or after the listed variants)") SweepRequest sweep) {
+                + "or after the listed variants)") SweepRequest sweep,
+        @Schema(description = "a Kubernetes pod (or a Deployment's pod template) on a node, instead of topology, "
+                + "cgroups and workloads: the accepted request shows the cgroups the kubelet and the runtime make")
+        KubernetesRequest kubernetes) {
+
+    /**
+     * A pod on a node: the pod's cgroups come from its containers' resources as the kubelet and the runtime set
+     * them (dev.schedsim.kubernetes.PodCgroups), and each container runs the workload given for it by name.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record KubernetesRequest(
+            @Schema(description = "a Pod manifest, or a Deployment / ReplicaSet / StatefulSet / DaemonSet / Job whose "
+                    + "spec.template is used (metadata.name, namespace, uid; containers' and init containers' "
+                    + "resources.requests / limits of cpu and memory; spec.overhead)", type = "object")
+            tools.jackson.databind.JsonNode pod,
+            @Schema(description = "the node: a preset, saved topology or explicit shape, as the request's topology")
+            TopologyRequest topology,
+            @Schema(description = "per container name, the workload it runs (any workload fields but name and "
+                    + "cgroup, which the container gives)") Map<String, WorkloadRequest> workloads,
+            @Schema(description = "the container runtime, which turns a container's cpu shares into cpu.weight: "
+                    + "runc-X.Y.Z or crun-X.Y (default runc-1.3.2); before runc 1.3.2 and crun 1.23 the kubelet's "
+                    + "linear formula, since then a quadratic in log2(shares)", example = "runc-1.3.2")
+            String runtime,
+            @Schema(description = "the kubelet's cpuCFSQuotaPeriod (its CPUCFSQuotaPeriod gate on), a duration "
+                    + "1ms..1s such as \"100ms\" (default) or \"10ms\"", example = "100ms")
+            String cpuCFSQuotaPeriod) {
+    }
 
     /**
      * A preset or saved topology by name, or an explicit shape with optional hardware-model overrides;
