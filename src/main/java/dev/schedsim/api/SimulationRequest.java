@@ -12,12 +12,14 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SimulationRequest(
         @Schema(description = "a name of your own, [A-Za-z0-9._-]{1,64} (list filter, report heading)") String name,
-        @Schema(description = "the machine: a preset or saved topology, or an explicit shape") TopologyRequest topology,
+        @Schema(description = "the machine: a preset or saved topology, or an explicit shape (required unless "
+                + "kubernetes gives the node)") TopologyRequest topology,
         @Schema(description = "kernel profile, HZ, feature switches (default: the newest profile)")
         KernelRequest kernel,
         @Schema(description = "cgroups with their limits; / and parents of listed paths exist unlimited")
         List<CgroupRequest> cgroups,
-        @Schema(description = "what runs: at least one workload") List<WorkloadRequest> workloads,
+        @Schema(description = "what runs: at least one workload (required unless kubernetes gives them)")
+        List<WorkloadRequest> workloads,
         @Schema(description = "simulated time in integer milliseconds, e.g. 10000 (at most "
                 + "schedsim.limits.max-duration-ms)", minimum = "1", example = "2000") Long durationMs,
         @Schema(description = "seed of the first repetition (default 42); repetition i uses seed + i") Long seed,

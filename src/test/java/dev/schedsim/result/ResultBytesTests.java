@@ -65,6 +65,8 @@ class ResultBytesTests {
                 v.label(), v.repetitions(), v.seeds(), v.simulatedUs(), v.events(), v.cgroups(), v.workloads(),
                 v.cpus(), v.scheduler(), v.runs(), v.timeSeries())).toList(), doc.comparison()));
         assertThat(stripped).isEqualTo(resource("sweep-result.json"));
+        assertThat(ResultJson.write(ResultJson.read(ResultJson.write(doc)))).as("the block reads back")
+                .isEqualTo(ResultJson.write(doc));
     }
 
     @Test
