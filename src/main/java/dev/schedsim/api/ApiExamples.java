@@ -65,6 +65,67 @@ final class ApiExamples {
               ]
             }""";
 
+    /**
+     * A Burstable pod of two containers on the 2-CPU validation machine: "web" requests 250m and is limited to
+     * 500m (cpu.max 50000 100000), "log-shipper" requests 50m without a limit (so the pod cgroup has none); web's
+     * four threads want 0.8 CPU and are throttled.
+     */
+    static final String KUBERNETES = """
+            {
+              "name": "pod-web",
+              "kubernetes": {
+                "pod": {
+                  "apiVersion": "v1", "kind": "Pod",
+                  "metadata": { "name": "web", "namespace": "shop" },
+                  "spec": {
+                    "containers": [
+                      { "name": "web", "image": "nginx:1.27",
+                        "resources": { "requests": { "cpu": "250m", "memory": "128Mi" },
+                                       "limits": { "cpu": "500m", "memory": "256Mi" } } },
+                      { "name": "log-shipper", "image": "fluent-bit:3.1",
+                        "resources": { "requests": { "cpu": "50m" } } }
+                    ]
+                  }
+                },
+                "topology": { "preset": "validation-2c" },
+                "workloads": {
+                  "web": { "type": "periodic", "threads": 4, "runUs": 2000, "sleepUs": 8000 },
+                  "log-shipper": { "type": "periodic", "threads": 1, "runUs": 500, "sleepUs": 20000 }
+                }
+              },
+              "durationMs": 2000
+            }""";
+
+    /** {@link #KUBERNETES} as YAML, the pod as kubectl prints it. */
+    static final String KUBERNETES_YAML = """
+            name: pod-web-yaml
+            durationMs: 2000
+            kubernetes:
+              topology:
+                preset: validation-2c
+              runtime: runc-1.3.2
+              pod:
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: web
+                  namespace: shop
+                spec:
+                  containers:
+                  - name: web
+                    image: nginx:1.27
+                    resources:
+                      requests: {cpu: 250m, memory: 128Mi}
+                      limits: {cpu: 500m, memory: 256Mi}
+                  - name: log-shipper
+                    image: fluent-bit:3.1
+                    resources:
+                      requests: {cpu: 50m}
+              workloads:
+                web: {type: periodic, threads: 4, runUs: 2000, sleepUs: 8000}
+                log-shipper: {type: periodic, threads: 1, runUs: 500, sleepUs: 20000}
+            """;
+
     static final String TOPOLOGY = """
             {
               "name": "smt4-box",

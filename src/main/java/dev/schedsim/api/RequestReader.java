@@ -55,6 +55,45 @@ class RequestReader {
         if (type != null && !type.isBlank() && !isJson(type)) {
             throw new NotJsonException(type.length() > 100 ? type.substring(0, 100) + "..." : type);
         }
+        return bounded(request);
+    }
+
+    /**
+     * The body as JSON text: as sent, or converted from YAML when the Content-Type is YAML
+     * ({@code application/yaml}, {@code application/x-yaml}, {@code text/yaml}), so that a pod manifest can be
+     * pasted as kubectl prints it. The JSON is then read as strictly as any.
+     */
+    String jsonOrYamlBody(HttpServletRequest request) {
+        String type = request.getContentType();
+        if (type == null || !isYaml(type)) {
+            return body(request);
+        }
+        String yaml = bounded(request);
+        if (yaml.isBlank()) {
+            throw new InvalidRequestException(true, List.of(new Violation("$", "a YAML body is required")));
+        }
+        try {
+            tools.jackson.databind.JsonNode tree = YAML.readTree(yaml);
+            if (tree == null || !tree.isObject()) {
+                throw new InvalidRequestException(true, List.of(new Violation("$", "a YAML mapping (an object) is "
+                        + "required")));
+            }
+            return strict.writeValueAsString(tree);
+        } catch (JacksonException e) {
+            throw new InvalidRequestException(true, List.of(new Violation(path(e), "malformed YAML: "
+                    + message(e))));
+        }
+    }
+
+    private static final tools.jackson.dataformat.yaml.YAMLMapper YAML = tools.jackson.dataformat.yaml.YAMLMapper
+            .builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+    static boolean isYaml(String contentType) {
+        String t = contentType.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
+        return t.equals("application/yaml") || t.equals("application/x-yaml") || t.equals("text/yaml");
+    }
+
+    private String bounded(HttpServletRequest request) {
         if (request.getContentLengthLong() > maxBytes) {
             throw new PayloadTooLargeException(maxBytes);
         }

@@ -28,7 +28,8 @@ class RequestSchemaEnums implements OpenApiCustomizer {
         Map<String, Schema> schemas = api.getComponents().getSchemas();
         Schema<?> request = schemas.get("SimulationRequest");
         if (request != null) {
-            request.setRequired(List.of("topology", "workloads", "durationMs"));
+            // topology and workloads may come from kubernetes instead (RequestValidator says which is missing).
+            request.setRequired(List.of("durationMs"));
         }
         Schema<?> workload = schemas.get("WorkloadRequest");
         if (workload != null) {

@@ -87,15 +87,34 @@ class RequestValidator implements SimulationPlanner {
         return p;
     }
 
-    Accepted accept(SimulationRequest r) {
+    Accepted accept(SimulationRequest request) {
+        SimulationRequest r = request;
         Violations v = new Violations();
         if (r.name() != null && !NAME.matcher(r.name()).matches()) {
             v.add("name", "must match [A-Za-z0-9._-]{1,64}");
         }
-        Topologies.Resolved topology = topologies.resolve(r.topology(), "topology", v);
+        KubernetesInput.Converted pod = null;
+        Topologies.Resolved topology;
+        if (r.kubernetes() != null) {
+            pod = KubernetesInput.convert(r.kubernetes(), "kubernetes", topologies, v);
+            if (pod == null) {
+                v.throwIfAny(); // the pod did not convert: nothing below could be checked against it
+            }
+            derivedOnly(r, pod, v);
+            topology = pod.node();
+            r = new SimulationRequest(r.name(), pod.topology(), r.kernel(), pod.cgroups(), pod.workloads(),
+                    r.durationMs(), r.seed(), r.repetitions(), r.variants(), r.trace(), r.sweep(), r.kubernetes());
+        } else {
+            topology = topologies.resolve(r.topology(), "topology", v);
+        }
         KernelRequest kernel = kernel(r.kernel(), "kernel", v);
         Cgroups cgroups = cgroups(r.cgroups(), v);
+        int workloadsFrom = v.size();
         List<WorkloadRequest> workloads = workloads(r.workloads(), cgroups, topology, v);
+        for (int i = 0; pod != null && i < workloads.size(); i++) {
+            // A container's workload is the user's kubernetes.workloads.<container>: name the field there.
+            v.rename(workloadsFrom, "workloads[" + i + "]", "kubernetes.workloads." + workloads.get(i).name());
+        }
         if (r.durationMs() == null) {
             v.add("durationMs", "required: simulated time in ms (> 0)");
         } else if (r.durationMs() <= 0) {
@@ -128,7 +147,7 @@ class RequestValidator implements SimulationPlanner {
         // (the accepted request keeps the sweep as given, not its variants: planning it again gives the same grid)
         SimulationRequest accepted = new SimulationRequest(r.name(), r.topology(), kernel, cgroups.accepted,
                 workloads, r.durationMs(), seed, repetitions, r.variants() == null ? null
-                : variants.subList(0, r.variants().size()), trace, r.sweep());
+                : variants.subList(0, r.variants().size()), trace, r.sweep(), pod == null ? null : pod.accepted());
 
         TopologySpec spec = topology.spec().get();
         List<SimulationPlan.Variant> planned = new ArrayList<>();
@@ -142,7 +161,36 @@ class RequestValidator implements SimulationPlanner {
             planned.add(new SimulationPlan.Variant(variant.label(), new EngineSpec(spec, config,
                     variantCgroups.get(i), workloadSpecs, r.durationMs() * 1000, trace)));
         }
-        return new Accepted(accepted, new SimulationPlan(seed, repetitions, limits.maxEvents(), planned));
+        return new Accepted(accepted, new SimulationPlan(seed, repetitions, limits.maxEvents(), planned,
+                pod == null ? Map.of() : pod.labels()));
+    }
+
+    /**
+     * With {@code kubernetes}, the topology, cgroups and workloads are the conversion's: a request may give them
+     * only as the conversion gives them (so that an accepted request, which lists them for users to check,
+     * reads back as itself), else 400 naming the field.
+     */
+    private static void derivedOnly(SimulationRequest r, KubernetesInput.Converted pod, Violations v) {
+        if (r.topology() != null && !r.topology().equals(pod.topology())) {
+            v.add("topology", "leave it out with kubernetes: the node is kubernetes.topology");
+        }
+        if (r.cgroups() != null && !cgroups(r.cgroups(), new Violations()).accepted.equals(pod.cgroups())) {
+            v.add("cgroups", "leave it out with kubernetes: the cgroups are the pod's (the accepted request "
+                    + "shows them); change a limit in the pod, or in a variant by path");
+        }
+        if (r.workloads() != null && !checked(r.workloads()).equals(checked(pod.workloads()))) {
+            v.add("workloads", "leave it out with kubernetes: give each container's workload in "
+                    + "kubernetes.workloads by container name");
+        }
+    }
+
+    private static List<WorkloadRequest> checked(List<WorkloadRequest> list) {
+        List<WorkloadRequest> out = new ArrayList<>();
+        for (WorkloadRequest w : list) {
+            out.add(w == null ? null : Workloads.check(w, w.cgroup() == null ? "/" : w.cgroup(), "w", -1,
+                    new Violations()));
+        }
+        return out;
     }
 
     private static long threads(List<WorkloadRequest> workloads) {

@@ -52,7 +52,7 @@ class SimulationController {
             description = "Validates the request (400 with every violation, 422 beyond the configured limits) "
                     + "and queues it: 202 with Location. With an Idempotency-Key already used for the same body "
                     + "the existing simulation is returned with 200; for another body 409.",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(
                     mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = SimulationRequest.class),
                     examples = {
@@ -60,7 +60,14 @@ class SimulationController {
                                 value = ApiExamples.SIMULATION),
                         @ExampleObject(name = "bandwidth-variants",
                                 summary = "Quota-limited groups, aligned vs interleaved timers",
-                                value = ApiExamples.VARIANTS)})),
+                                value = ApiExamples.VARIANTS),
+                        @ExampleObject(name = "kubernetes-pod",
+                                summary = "A Burstable pod: its cgroups from the kubelet's rules, one container "
+                                        + "throttled at its 500m limit", value = ApiExamples.KUBERNETES)}),
+                    @Content(mediaType = "application/yaml",
+                            schema = @Schema(implementation = SimulationRequest.class),
+                            examples = @ExampleObject(name = "kubernetes-pod-yaml",
+                                    summary = "The same pod request as YAML", value = ApiExamples.KUBERNETES_YAML))}),
             responses = {
                 @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation"),
                 @ApiResponse(responseCode = "200", description = "Idempotent replay: the existing simulation"),
@@ -79,7 +86,7 @@ class SimulationController {
                                           + "with the same body answers the first simulation (200), with another body 409."
                                           + " Leave it empty to submit anew each time.")
                                   @RequestHeader(name = "Idempotency-Key", required = false) String key) {
-        return submissions.submit(submissions.body(http), key);
+        return submissions.submit(submissions.jsonOrYamlBody(http), key);
     }
 
     @GetMapping

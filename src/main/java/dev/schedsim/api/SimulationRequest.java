@@ -12,12 +12,14 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SimulationRequest(
         @Schema(description = "a name of your own, [A-Za-z0-9._-]{1,64} (list filter, report heading)") String name,
-        @Schema(description = "the machine: a preset or saved topology, or an explicit shape") TopologyRequest topology,
+        @Schema(description = "the machine: a preset or saved topology, or an explicit shape (required unless "
+                + "kubernetes gives the node)") TopologyRequest topology,
         @Schema(description = "kernel profile, HZ, feature switches (default: the newest profile)")
         KernelRequest kernel,
         @Schema(description = "cgroups with their limits; / and parents of listed paths exist unlimited")
         List<CgroupRequest> cgroups,
-        @Schema(description = "what runs: at least one workload") List<WorkloadRequest> workloads,
+        @Schema(description = "what runs: at least one workload (required unless kubernetes gives them)")
+        List<WorkloadRequest> workloads,
         @Schema(description = "simulated time in integer milliseconds, e.g. 10000 (at most "
                 + "schedsim.limits.max-duration-ms)", minimum = "1", example = "2000") Long durationMs,
         @Schema(description = "seed of the first repetition (default 42); repetition i uses seed + i") Long seed,
@@ -27,7 +29,33 @@ public record SimulationRequest(
         List<VariantRequest> variants,
         @Schema(description = "record a Perfetto trace of the first repetition (default false)") Boolean trace,
         @Schema(description = "variants generated from a grid of one cgroup's quota, period and burst (instead of "
-                + "or after the listed variants)") SweepRequest sweep) {
+                + "or after the listed variants)") SweepRequest sweep,
+        @Schema(description = "a Kubernetes pod (or a Deployment's pod template) on a node, instead of topology, "
+                + "cgroups and workloads: the accepted request shows the cgroups the kubelet and the runtime make")
+        KubernetesRequest kubernetes) {
+
+    /**
+     * A pod on a node: the pod's cgroups come from its containers' resources as the kubelet and the runtime set
+     * them (dev.schedsim.kubernetes.PodCgroups), and each container runs the workload given for it by name.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record KubernetesRequest(
+            @Schema(description = "a Pod manifest, or a Deployment / ReplicaSet / StatefulSet / DaemonSet / Job whose "
+                    + "spec.template is used (metadata.name, namespace, uid; containers' and init containers' "
+                    + "resources.requests / limits of cpu and memory; spec.overhead)", type = "object")
+            tools.jackson.databind.JsonNode pod,
+            @Schema(description = "the node: a preset, saved topology or explicit shape, as the request's topology")
+            TopologyRequest topology,
+            @Schema(description = "per container name, the workload it runs (any workload fields but name and "
+                    + "cgroup, which the container gives)") Map<String, WorkloadRequest> workloads,
+            @Schema(description = "the container runtime, which turns a container's cpu shares into cpu.weight: "
+                    + "runc-X.Y.Z or crun-X.Y (default runc-1.3.2); before runc 1.3.2 and crun 1.23 the kubelet's "
+                    + "linear formula, since then a quadratic in log2(shares)", example = "runc-1.3.2")
+            String runtime,
+            @Schema(description = "the kubelet's cpuCFSQuotaPeriod (its CPUCFSQuotaPeriod gate on), a duration "
+                    + "1ms..1s such as \"100ms\" (default) or \"10ms\"", example = "100ms")
+            String cpuCFSQuotaPeriod) {
+    }
 
     /**
      * A preset or saved topology by name, or an explicit shape with optional hardware-model overrides;

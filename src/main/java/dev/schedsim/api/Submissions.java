@@ -40,6 +40,11 @@ public class Submissions {
         return reader.body(http);
     }
 
+    /** The request body as JSON: as sent, or converted from YAML ({@code Content-Type: application/yaml}). */
+    String jsonOrYamlBody(HttpServletRequest http) {
+        return reader.jsonOrYamlBody(http);
+    }
+
     /** Reads {@code json} strictly into {@code type}; 400 naming the field on anything wrong. */
     public <T> T read(String json, Class<T> type) {
         return reader.read(json, type);

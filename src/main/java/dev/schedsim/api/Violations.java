@@ -25,6 +25,16 @@ final class Violations {
         return false;
     }
 
+    /** Renames the field prefix {@code from} to {@code to} in the violations from index {@code since} on. */
+    void rename(int since, String from, String to) {
+        for (int i = since; i < list.size(); i++) {
+            Violation x = list.get(i);
+            if (x.field().equals(from) || x.field().startsWith(from + ".")) {
+                list.set(i, new Violation(to + x.field().substring(from.length()), x.message()));
+            }
+        }
+    }
+
     int size() {
         return list.size();
     }

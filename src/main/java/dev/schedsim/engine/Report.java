@@ -26,10 +26,24 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
         }
     }
 
-    public record CgroupSeries(String path, List<Long> usageUs, List<Long> throttledUs) {
+    /**
+     * One cgroup's series: CPU time and throttled time in each bucket, and its cpu.stat as it stood at each
+     * bucket's end ({@code usageUsec}, {@code nrPeriods}, {@code nrThrottled}, {@code throttledUsec}: counters,
+     * the last equal to the report's cpu.stat; null in reports stored before they were recorded).
+     */
+    public record CgroupSeries(String path, List<Long> usageUs, List<Long> throttledUs, List<Long> usageUsec,
+                               List<Long> nrPeriods, List<Long> nrThrottled, List<Long> throttledUsec) {
         public CgroupSeries {
             usageUs = List.copyOf(usageUs);
             throttledUs = List.copyOf(throttledUs);
+            usageUsec = usageUsec == null ? null : List.copyOf(usageUsec);
+            nrPeriods = nrPeriods == null ? null : List.copyOf(nrPeriods);
+            nrThrottled = nrThrottled == null ? null : List.copyOf(nrThrottled);
+            throttledUsec = throttledUsec == null ? null : List.copyOf(throttledUsec);
+        }
+
+        public CgroupSeries(String path, List<Long> usageUs, List<Long> throttledUs) {
+            this(path, usageUs, throttledUs, null, null, null, null);
         }
     }
 

@@ -26,9 +26,24 @@ public final class ResultBuilder {
      * @param reports per variant, the reports of its repetitions (seed order)
      */
     public static ResultDocument build(long seed, List<String> labels, List<List<Report>> reports) {
+        return build(seed, labels, reports, null);
+    }
+
+    /**
+     * As {@link #build(long, List, List)}, each variant with its {@code cadvisor} block: per cgroup its cpu.stat
+     * in cAdvisor's names, labelled {@code id} and the labels {@code cgroupLabels} gives its path (a pod's
+     * namespace, pod and container); null: no block (the form results had before it, which tests pin).
+     *
+     */
+    public static ResultDocument build(long seed, List<String> labels, List<List<Report>> reports,
+                                       Cadvisor cadvisor) {
         List<ResultDocument.Variant> variants = new ArrayList<>();
         for (int v = 0; v < labels.size(); v++) {
-            variants.add(variant(seed, labels.get(v), reports.get(v)));
+            ResultDocument.Variant variant = variant(seed, labels.get(v), reports.get(v));
+            if (cadvisor != null) {
+                variant = withCadvisor(variant, cadvisor, cadvisor.quotas().get(v));
+            }
+            variants.add(variant);
         }
         List<ResultDocument.ComparisonRow> comparison = null;
         if (labels.size() > 1) {
@@ -53,6 +68,44 @@ public final class ResultBuilder {
         return new ResultDocument.Variant(label, reports.size(), seeds, mean.simulatedUs(), mean.events(),
                 mean.cgroups(), mean.workloads(), mean.cpus(), mean.scheduler(), runs.size() > 1 ? runs : null,
                 ts == null ? null : timeSeries(ts));
+    }
+
+    /**
+     * What the cAdvisor block needs beyond the reports.
+     *
+     * @param cgroupLabels per cgroup path, its labels besides {@code id}
+     * @param quotas       per variant, the paths of cgroups with a quota
+     */
+    public record Cadvisor(java.util.Map<String, java.util.Map<String, String>> cgroupLabels,
+                           List<java.util.Set<String>> quotas) {
+    }
+
+    private static ResultDocument.Variant withCadvisor(ResultDocument.Variant v, Cadvisor c,
+                                                       java.util.Set<String> quotas) {
+        List<ResultDocument.Cadvisor> out = new ArrayList<>();
+        for (ResultDocument.Cgroup g : v.cgroups()) {
+            ResultDocument.CpuStat s = g.cpuStat();
+            boolean cfs = quotas.contains(g.path());
+            out.add(new ResultDocument.Cadvisor(labels(g.path(), c.cgroupLabels()), seconds(s.usageUsec()),
+                    cfs ? s.nrPeriods() : null, cfs ? s.nrThrottled() : null, cfs ? seconds(s.throttledUsec()) : null));
+        }
+        return new ResultDocument.Variant(v.label(), v.repetitions(), v.seeds(), v.simulatedUs(), v.events(),
+                v.cgroups(), v.workloads(), v.cpus(), v.scheduler(), v.runs(), v.timeSeries(), out);
+    }
+
+    /** {@code id} (cAdvisor's cgroup path label) first, then the pod's labels in name order. */
+    public static java.util.Map<String, String> labels(String path,
+                                                      java.util.Map<String, java.util.Map<String, String>> all) {
+        java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
+        labels.put("id", path);
+        new java.util.TreeMap<>(all.getOrDefault(path, java.util.Map.of())).forEach(labels::put);
+        return labels;
+    }
+
+    /** µs as seconds, to the µs (cAdvisor divides nanoseconds by time.Second). */
+    private static Double seconds(Double us) {
+        return us == null ? null : new java.math.BigDecimal(us).movePointLeft(6)
+                .setScale(6, java.math.RoundingMode.HALF_EVEN).doubleValue();
     }
 
     private static ResultDocument.TimeSeries timeSeries(Report.TimeSeries ts) {

@@ -22,13 +22,43 @@ public record ResultDocument(List<Variant> variants,
      * its first run's time series.
      */
     @JsonPropertyOrder({"label", "repetitions", "seeds", "simulatedUs", "events", "cgroups", "workloads", "cpus",
-        "scheduler", "runs", "timeSeries"})
+        "scheduler", "runs", "timeSeries", "cadvisor"})
     public record Variant(String label, int repetitions, List<Long> seeds,
                           @JsonSerialize(using = Num.class) Double simulatedUs,
                           @JsonSerialize(using = Num.class) Double events,
                           List<Cgroup> cgroups, List<Workload> workloads, Cpus cpus, Scheduler scheduler,
                           @JsonInclude(JsonInclude.Include.NON_NULL) List<Run> runs,
-                          @JsonInclude(JsonInclude.Include.NON_NULL) TimeSeries timeSeries) {
+                          @JsonInclude(JsonInclude.Include.NON_NULL) TimeSeries timeSeries,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) List<Cadvisor> cadvisor) {
+        public Variant(String label, int repetitions, List<Long> seeds, Double simulatedUs, Double events,
+                       List<Cgroup> cgroups, List<Workload> workloads, Cpus cpus, Scheduler scheduler, List<Run> runs,
+                       TimeSeries timeSeries) {
+            this(label, repetitions, seeds, simulatedUs, events, cgroups, workloads, cpus, scheduler, runs,
+                    timeSeries, null);
+        }
+    }
+
+    /**
+     * A cgroup's cpu.stat in cAdvisor's names, types and units (google/cadvisor lib/metrics/prometheus.go, as the
+     * kubelet's /metrics/cadvisor serves them): counters in periods and seconds, labelled {@code id} (the cgroup
+     * path) and, for a pod's cgroups, {@code namespace}, {@code pod} and {@code container} (empty for the pod
+     * cgroup). The CFS counters only where the cgroup has a quota (cAdvisor's condition {@code Cpu.Quota != 0}).
+     * Means over the repetitions, like {@code cgroups} (seconds to the µs); results stored before the block have
+     * none.
+     */
+    @JsonPropertyOrder({"labels", "container_cpu_usage_seconds_total", "container_cpu_cfs_periods_total",
+        "container_cpu_cfs_throttled_periods_total", "container_cpu_cfs_throttled_seconds_total"})
+    public record Cadvisor(java.util.Map<String, String> labels,
+                           @com.fasterxml.jackson.annotation.JsonProperty("container_cpu_usage_seconds_total")
+                           Double usageSeconds,
+                           @com.fasterxml.jackson.annotation.JsonProperty("container_cpu_cfs_periods_total")
+                           @JsonInclude(JsonInclude.Include.NON_NULL)
+                           @JsonSerialize(using = Num.class) Double periods,
+                           @com.fasterxml.jackson.annotation.JsonProperty("container_cpu_cfs_throttled_periods_total")
+                           @JsonInclude(JsonInclude.Include.NON_NULL)
+                           @JsonSerialize(using = Num.class) Double throttledPeriods,
+                           @com.fasterxml.jackson.annotation.JsonProperty("container_cpu_cfs_throttled_seconds_total")
+                           @JsonInclude(JsonInclude.Include.NON_NULL) Double throttledSeconds) {
     }
 
     /** One run (one seed) of a variant. */

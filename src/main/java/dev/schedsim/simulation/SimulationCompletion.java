@@ -64,7 +64,18 @@ class SimulationCompletion {
     /** The result document of a plan's reports (per variant, in seed order). */
     static String result(SimulationPlan plan, List<List<Report>> byVariant) {
         List<String> labels = plan.variants().stream().map(SimulationPlan.Variant::label).toList();
-        return ResultJson.write(ResultBuilder.build(plan.seed(), labels, byVariant));
+        List<java.util.Set<String>> quotas = new ArrayList<>();
+        for (SimulationPlan.Variant v : plan.variants()) {
+            java.util.Set<String> limited = new java.util.HashSet<>();
+            v.spec().cgroups().forEach(c -> {
+                if (c.quotaUs() != -1) {
+                    limited.add(c.path());
+                }
+            });
+            quotas.add(limited);
+        }
+        return ResultJson.write(ResultBuilder.build(plan.seed(), labels, byVariant,
+                new ResultBuilder.Cadvisor(plan.cgroupLabels(), quotas)));
     }
 
     /**

@@ -402,8 +402,13 @@ class SimulationLifecycleTests {
                 .contains("cpu-bound", "request-response", "schbench", "trace");
         assertThat(schemas.path("KernelRequest").path("properties").path("profile").path("enum").toString())
                 .contains("6.1", "6.18");
-        assertThat(schemas.path("SimulationRequest").path("required").toString())
-                .contains("topology", "workloads", "durationMs");
+        // topology and workloads: required unless kubernetes gives them (issue 22), which their texts say.
+        assertThat(schemas.path("SimulationRequest").path("required").toString()).contains("durationMs")
+                .doesNotContain("topology", "workloads");
+        assertThat(schemas.path("SimulationRequest").path("properties").path("topology").path("description")
+                .asString()).contains("unless kubernetes");
+        assertThat(schemas.path("SimulationRequest").path("properties").path("workloads").path("description")
+                .asString()).contains("unless kubernetes");
         assertThat(schemas.path("CgroupRequest").path("properties").path("cpuMax").path("description").asString())
                 .contains("QUOTA PERIOD", "µs");
         assertThat(schemas.path("SimulationRequest").path("properties").path("durationMs").path("description")

@@ -45,6 +45,30 @@ class ResultBytesTests {
         assertThat(json).isEqualTo(resource("single-result.json"));
     }
 
+    /**
+     * The cAdvisor block (issue 22) is added after every other field of a variant: with it removed, a document is
+     * the pinned bytes; with it, each cgroup's counters are its cpu.stat in cAdvisor's units.
+     */
+    @Test
+    void theCadvisorBlockLeavesEveryOtherByteAsPinned() {
+        List<List<Report>> reports = reports("sweep-reports.json");
+        ResultDocument doc = ResultBuilder.build(7, List.of("base", "heavier"), reports, new ResultBuilder.Cadvisor(
+                java.util.Map.of(), List.of(java.util.Set.of(), java.util.Set.of())));
+        tools.jackson.databind.JsonNode tree = JsonMapper.builder().build().readTree(ResultJson.write(doc));
+        tools.jackson.databind.JsonNode block = tree.path("variants").get(0).path("cadvisor");
+        assertThat(block.size()).isEqualTo(doc.variants().get(0).cgroups().size());
+        assertThat(block.get(0).path("container_cpu_usage_seconds_total").asDouble())
+                .isCloseTo(doc.variants().get(0).cgroups().get(0).cpuStat().usageUsec() / 1e6,
+                        org.assertj.core.api.Assertions.within(0.5e-6)); // a mean of repetitions, to the µs
+        assertThat(block.get(0).has("container_cpu_cfs_periods_total")).as("no quota, no CFS counters").isFalse();
+        String stripped = ResultJson.write(new ResultDocument(doc.variants().stream().map(v -> new ResultDocument.Variant(
+                v.label(), v.repetitions(), v.seeds(), v.simulatedUs(), v.events(), v.cgroups(), v.workloads(),
+                v.cpus(), v.scheduler(), v.runs(), v.timeSeries())).toList(), doc.comparison()));
+        assertThat(stripped).isEqualTo(resource("sweep-result.json"));
+        assertThat(ResultJson.write(ResultJson.read(ResultJson.write(doc)))).as("the block reads back")
+                .isEqualTo(ResultJson.write(doc));
+    }
+
     @Test
     void aStoredDocumentReadsBackToTheSameBytes() {
         for (String name : new String[] {"sweep-result.json", "single-result.json"}) {

@@ -1,6 +1,7 @@
 package dev.schedsim.engine.bandwidth;
 
 import dev.schedsim.engine.core.Cpu;
+import dev.schedsim.engine.stats.Recorder;
 import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
@@ -30,6 +31,8 @@ public final class BandwidthPool {
     /** cfs_bandwidth_slack_period: 5 ms. */
     public static final long CFS_BANDWIDTH_SLACK_PERIOD = 5_000_000;
 
+    /** Counts of periods and throttled periods per time-series bucket (cpu.stat over time). */
+    private final Recorder recorder;
     private final SimClock clock;
     private final Timers timers;
     private final SplittableRandom random;
@@ -47,7 +50,8 @@ public final class BandwidthPool {
     private CfsRq[] scratch = new CfsRq[8];
 
     public BandwidthPool(KernelConfig kernel, SimClock clock, Timers timers, SplittableRandom random,
-                         BandwidthHooks hooks, Cpu[] cpus) {
+                         BandwidthHooks hooks, Cpu[] cpus, Recorder recorder) {
+        this.recorder = recorder;
         this.clock = clock;
         this.timers = timers;
         this.random = random;
@@ -157,6 +161,7 @@ public final class BandwidthPool {
     private boolean doSchedCfsPeriodTimer(CfsBandwidth b, long overrun) {
         boolean throttled = b.nThrottled > 0;
         b.nrPeriods += overrun;
+        recorder.periods(b.tg, clock.now, overrun, throttled);
         refillCfsBandwidthRuntime(b);
         if (b.idle && !throttled) {
             return true;

@@ -124,7 +124,7 @@ public final class Simulation {
 
         // The fair class and bandwidth control (they call each other: wired after construction).
         BandwidthHooks hooks = new BandwidthHooks(kernel, hw, execution);
-        this.pool = new BandwidthPool(kernel, clock, timers, rnd, hooks, cpus);
+        this.pool = new BandwidthPool(kernel, clock, timers, rnd, hooks, cpus, recorder);
         this.throttle = new Throttle(kernel, clock, pool, hooks, cpus, resched, pelt, recorder);
         this.updateCurr = new UpdateCurr(kernel, hw, clock, execution, hooks, throttle, recorder, resched);
         GroupShares shares = new GroupShares(kernel);

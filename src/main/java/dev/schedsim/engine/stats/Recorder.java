@@ -25,6 +25,10 @@ public final class Recorder {
     public final double[][] usageNs;
     /** Per task group: throttled time per bucket, summed over CPUs. */
     public final double[][] throttledNs;
+    /** Per task group: bandwidth periods (cpu.stat nr_periods) counted in each bucket. */
+    private final long[][] periods;
+    /** Per task group: periods counted throttled (nr_throttled) in each bucket. */
+    private final long[][] throttledPeriods;
     private final boolean tracing;
     private final List<Report.TraceEvent> events = new ArrayList<>();
     private boolean truncated;
@@ -39,6 +43,8 @@ public final class Recorder {
         this.busyNs = new double[buckets];
         this.usageNs = new double[groups][buckets];
         this.throttledNs = new double[groups][buckets];
+        this.periods = new long[groups][];
+        this.throttledPeriods = new long[groups][];
         this.tracing = tracing;
     }
 
@@ -101,6 +107,22 @@ public final class Recorder {
         }
     }
 
+    /**
+     * do_sched_cfs_period_timer() counted {@code overrun} periods at {@code now} (and as many throttled ones when
+     * {@code throttled}), as it adds them to nr_periods and nr_throttled. Arrays only for groups with a limit.
+     */
+    public void periods(TaskGroup g, long now, long overrun, boolean throttled) {
+        if (periods[g.index] == null) {
+            periods[g.index] = new long[buckets];
+            throttledPeriods[g.index] = new long[buckets];
+        }
+        int i = (int) Math.min(buckets - 1, Math.max(0, now) / bucketNs);
+        periods[g.index][i] += overrun;
+        if (throttled) {
+            throttledPeriods[g.index][i] += overrun;
+        }
+    }
+
     public void slice(int cpu, Task t, long start, long end) {
         if (!tracing || end <= start) {
             return;
@@ -138,7 +160,26 @@ public final class Recorder {
                 use.add(Math.round(usageNs[g.index][i] / 1000.0));
                 thr.add(Math.round(throttledNs[g.index][i] / 1000.0));
             }
-            cg.add(new Report.CgroupSeries(g.path, use, thr));
+            // cpu.stat at each bucket's end, from the exact nanoseconds (the last is the report's cpu.stat).
+            List<Long> usageUsec = new ArrayList<>(n);
+            List<Long> nrPeriods = new ArrayList<>(n);
+            List<Long> nrThrottled = new ArrayList<>(n);
+            List<Long> throttledUsec = new ArrayList<>(n);
+            long usage = 0;
+            long throttled = 0;
+            long p = 0;
+            long pt = 0;
+            for (int i = 0; i < n; i++) {
+                usage += (long) usageNs[g.index][i];
+                throttled += (long) throttledNs[g.index][i];
+                p += periods[g.index] == null ? 0 : periods[g.index][i];
+                pt += periods[g.index] == null ? 0 : throttledPeriods[g.index][i];
+                usageUsec.add(usage / 1000);
+                nrPeriods.add(p);
+                nrThrottled.add(pt);
+                throttledUsec.add(throttled / 1000);
+            }
+            cg.add(new Report.CgroupSeries(g.path, use, thr, usageUsec, nrPeriods, nrThrottled, throttledUsec));
         }
         return new Report.TimeSeries(bucketNs / 1000, busy, cg);
     }
