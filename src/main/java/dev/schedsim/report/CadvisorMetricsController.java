@@ -1,6 +1,7 @@
 package dev.schedsim.report;
 
 import dev.schedsim.api.Submissions;
+import dev.schedsim.security.Clients;
 import dev.schedsim.engine.Report;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.result.ResultBuilder;
@@ -53,7 +54,11 @@ class CadvisorMetricsController {
     private final SimulationRunReports reports;
     private final SimulationPlanner planner;
 
-    CadvisorMetricsController(SimulationJobs jobs, SimulationRunReports reports, SimulationPlanner planner) {
+    private final Clients clients;
+
+    CadvisorMetricsController(SimulationJobs jobs, SimulationRunReports reports, SimulationPlanner planner,
+                              Clients clients) {
+        this.clients = clients;
         this.jobs = jobs;
         this.reports = reports;
         this.planner = planner;
@@ -90,7 +95,9 @@ class CadvisorMetricsController {
                                    @Parameter(description = "Unix time in seconds of the simulation's start (the "
                                            + "first sample's time); default 0", example = "1767225600")
                                    @RequestParam(defaultValue = "0") long start) {
-        SimulationJob job = jobs.findById(id).orElseThrow(() -> Submissions.notFound("no simulation " + id));
+        // another client's simulation is as unknown as one that does not exist (security on)
+        SimulationJob job = jobs.findById(id).filter(j -> clients.sees(j.getOwner()))
+                .orElseThrow(() -> Submissions.notFound("no simulation " + id));
         if (job.getStatus() != SimulationStatus.SUCCEEDED) {
             throw new StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no metrics yet");

@@ -168,6 +168,7 @@ class EndpointSecurityTests {
         add(t, "GET", "/api/v1/simulations/{id}/result", c -> sim + done + "/result", null, reading(200, 404));
         add(t, "GET", "/api/v1/simulations/{id}/report", c -> sim + done + "/report", null, reading(200, 404));
         add(t, "GET", "/api/v1/simulations/{id}/trace", c -> sim + done + "/trace", null, reading(200, 404));
+        add(t, "GET", "/api/v1/simulations/{id}/metrics", c -> sim + done + "/metrics", null, reading(200, 404));
         // alice's finished simulation: cancelling it is a conflict for those who may, unknown to bob.
         add(t, "POST", "/api/v1/simulations/{id}/cancel", c -> sim + done + "/cancel", "", changing(409, 404));
         // Those who may delete delete a finished simulation of alice's made for the call.
