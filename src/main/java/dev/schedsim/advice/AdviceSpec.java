@@ -9,7 +9,15 @@ import tools.jackson.databind.JsonNode;
  * space and the repetitions each setting is simulated with. The API's request type writes the same fields.
  */
 public record AdviceSpec(String name, JsonNode request, String cgroup, String workload, Objective objective,
-                         Search search, int repetitions) {
+                         Search search, int repetitions, Pod pod) {
+
+    /**
+     * For a pod whose cgroup the kubelet limits to the sum of its containers' limits (ResourceConfigForPod): the
+     * pod cgroup and the quota of its other containers, so that a candidate for the container moves the pod's
+     * limit with it, as setting that container's limits.cpu would.
+     */
+    public record Pod(String cgroup, long otherQuotaUs) {
+    }
 
     /** Every figure given must hold in every repetition; absent ones are not asked. */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)

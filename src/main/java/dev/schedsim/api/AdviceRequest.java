@@ -12,7 +12,11 @@ import java.util.List;
 record AdviceRequest(
         @Schema(description = "a name of your own, [A-Za-z0-9._-]{1,64}") String name,
         @Schema(description = "the simulation request to size, as for POST /api/v1/simulations, without variants "
-                + "or sweep (the advisor makes them)") SimulationRequest request,
+                + "or sweep (the advisor makes them); or give kubernetes instead") SimulationRequest request,
+        @Schema(description = "instead of request: a pod, its node, its containers' workloads and the container "
+                + "whose limits.cpu is sought; the pod cgroup's limit follows the container's when the kubelet "
+                + "sets one") Kubernetes kubernetes,
+        @Schema(description = "with kubernetes: the simulated time per run, ms (default 10000)") Long durationMs,
         @Schema(description = "the cgroup whose cpu.max (and cpu.max.burst) is sought, one of the request's",
                 example = "/web") String cgroup,
         @Schema(description = "the workload the latency and completion objectives are about (by name)",
@@ -20,6 +24,19 @@ record AdviceRequest(
         @Schema(description = "every figure given must hold in every repetition") Objective objective,
         @Schema(description = "the settings to search") Search search,
         @Schema(description = "repetitions per setting, each with its own seed (default 2)") Integer repetitions) {
+
+    /** A pod to size: the fields of a simulation request's kubernetes block, and the container. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Kubernetes(
+            @Schema(description = "a Pod manifest, or a workload whose spec.template is used", type = "object")
+            tools.jackson.databind.JsonNode pod,
+            @Schema(description = "the node") SimulationRequest.TopologyRequest topology,
+            @Schema(description = "per container name, the workload it runs")
+            java.util.Map<String, SimulationRequest.WorkloadRequest> workloads,
+            @Schema(description = "the container runtime (default runc-1.3.2)") String runtime,
+            @Schema(description = "the kubelet's cpuCFSQuotaPeriod (default 100ms)") String cpuCFSQuotaPeriod,
+            @Schema(description = "the container whose limits.cpu is sought", example = "web") String container) {
+    }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Objective(

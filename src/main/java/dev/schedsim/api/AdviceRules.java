@@ -37,8 +37,33 @@ class AdviceRules {
             v.add("name", "must match [A-Za-z0-9._-]{1,64}");
         }
         SimulationRequest q = r.request();
-        if (q == null) {
-            v.add("request", "required: the simulation request to size, as for POST /api/v1/simulations");
+        String cgroup = r.cgroup();
+        String workload = r.workload();
+        AdviceSpec.Pod pod = null;
+        if (r.kubernetes() != null) {
+            if (q != null) {
+                v.add("request", "give either request or kubernetes, not both");
+            }
+            if (r.cgroup() != null) {
+                v.add("cgroup", "leave it out with kubernetes: the container's cgroup is sized");
+            }
+            v.throwIfAny();
+            q = pod(r);
+            String container = r.kubernetes().container();
+            SimulationRequest.WorkloadRequest w = q.workloads().stream().filter(x -> x.name().equals(container))
+                    .findFirst().orElse(null);
+            if (w == null) {
+                v.add("kubernetes.container", (container == null ? "required" : "'" + container + "' is not one")
+                        + ": the container whose limits.cpu is sought, one of "
+                        + q.workloads().stream().map(SimulationRequest.WorkloadRequest::name).toList());
+                v.throwIfAny();
+            }
+            cgroup = w.cgroup();
+            workload = workload == null ? container : workload;
+            pod = podLimit(q, cgroup);
+        } else if (q == null) {
+            v.add("request", "required: the simulation request to size, as for POST /api/v1/simulations (or "
+                    + "kubernetes: a pod)");
             v.throwIfAny();
         }
         if (q.variants() != null && !q.variants().isEmpty()) {
@@ -52,14 +77,14 @@ class AdviceRules {
         for (SimulationRequest.CgroupRequest c : q.cgroups() == null ? List.<SimulationRequest.CgroupRequest>of()
                 : q.cgroups()) {
             paths.add(c.path());
-            if (c.path() != null && c.path().equals(r.cgroup())) {
+            if (c.path() != null && c.path().equals(cgroup)) {
                 sized = c;
             }
         }
-        if (r.cgroup() == null) {
+        if (cgroup == null) {
             v.add("cgroup", "required: the cgroup whose limit is sought, one of " + paths);
         } else if (sized == null) {
-            v.add("cgroup", "'" + r.cgroup() + "' is not one of the request's cgroups " + paths);
+            v.add("cgroup", "'" + cgroup + "' is not one of the request's cgroups " + paths);
         }
         AdviceRequest.Objective o = r.objective();
         boolean aboutWorkload = o != null && (o.maxP99WakeupLatencyUs() != null || o.maxP99RequestLatencyUs() != null
@@ -78,13 +103,13 @@ class AdviceRules {
         for (SimulationRequest.WorkloadRequest w : q.workloads() == null ? List.<SimulationRequest.WorkloadRequest>of()
                 : q.workloads()) {
             names.add(w.name());
-            if (w.name() != null && w.name().equals(r.workload())) {
+            if (w.name() != null && w.name().equals(workload)) {
                 target = w;
             }
         }
-        if (r.workload() != null && target == null) {
-            v.add("workload", "'" + r.workload() + "' is not one of the request's workloads " + names);
-        } else if (r.workload() == null && aboutWorkload) {
+        if (workload != null && target == null) {
+            v.add("workload", "'" + workload + "' is not one of the request's workloads " + names);
+        } else if (workload == null && aboutWorkload) {
             v.add("workload", "required for a latency or completion objective: one of " + names);
         }
         if (o != null && o.maxP99RequestLatencyUs() != null && target != null
@@ -139,11 +164,11 @@ class AdviceRules {
         }
         v.throwIfAny();
 
-        AdviceSpec spec = new AdviceSpec(r.name(), (JsonNode) reader.mapper().valueToTree(q), r.cgroup(),
-                r.workload(), new AdviceSpec.Objective(o.maxThrottledPeriodsPct(), o.maxP99WakeupLatencyUs(),
+        AdviceSpec spec = new AdviceSpec(r.name(), (JsonNode) reader.mapper().valueToTree(q), cgroup,
+                workload, new AdviceSpec.Objective(o.maxThrottledPeriodsPct(), o.maxP99WakeupLatencyUs(),
                         o.maxP99RequestLatencyUs(), o.maxCompletionUs()),
                 new AdviceSpec.Search(new AdviceSpec.Range(min, max), List.copyOf(periods), List.copyOf(bursts),
-                        resolution), repetitions);
+                        resolution), repetitions, pod);
         List<AdviceSearch.Setting> first = AdviceSearch.next(AdviceSearch.start(min, max, resolution, periods, bursts));
         if (first.isEmpty()) {
             throw new InvalidRequestException(false, List.of(new Violation("search.burstsUs",
@@ -165,6 +190,38 @@ class AdviceRules {
         }
         return spec;
     }
+
+    /** The simulation request of a pod to size, as accepted (its cgroups and workloads derived). */
+    private SimulationRequest pod(AdviceRequest r) {
+        AdviceRequest.Kubernetes k = r.kubernetes();
+        SimulationRequest q = new SimulationRequest(r.name(), null, null, null, null,
+                r.durationMs() == null ? DEFAULT_POD_DURATION_MS : r.durationMs(), null, null, null, null, null,
+                new SimulationRequest.KubernetesRequest(k.pod(), k.topology(), k.workloads(), k.runtime(),
+                        k.cpuCFSQuotaPeriod()));
+        return validator.accept(q).request();
+    }
+
+    /**
+     * The pod cgroup above {@code container} when the kubelet limits it (every container has a limit,
+     * ResourceConfigForPod): its path and the quota of the other containers (µs per the same period); else null.
+     */
+    static AdviceSpec.Pod podLimit(SimulationRequest q, String container) {
+        String podPath = container.substring(0, container.lastIndexOf('/'));
+        long podQuota = -1;
+        long containerQuota = -1;
+        for (SimulationRequest.CgroupRequest c : q.cgroups()) {
+            String[] f = c.cpuMax() == null ? new String[] {"max"} : c.cpuMax().trim().split("\\s+");
+            long quota = f[0].equals("max") ? -1 : Long.parseLong(f[0]);
+            if (c.path().equals(podPath)) {
+                podQuota = quota;
+            } else if (c.path().equals(container)) {
+                containerQuota = quota;
+            }
+        }
+        return podQuota < 0 ? null : new AdviceSpec.Pod(podPath, podQuota - Math.max(0, containerQuota));
+    }
+
+    static final long DEFAULT_POD_DURATION_MS = 10_000;
 
     private static void nonNegative(Double x, String field, Violations v) {
         if (x != null && !(x >= 0)) {

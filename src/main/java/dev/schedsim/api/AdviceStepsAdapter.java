@@ -45,10 +45,15 @@ class AdviceStepsAdapter implements AdviceSteps {
         for (AdviceSearch.Setting s : settings) {
             ObjectNode v = variants.addObject();
             v.put("label", s.label());
-            ObjectNode c = v.putArray("cgroups").addObject();
+            ArrayNode cgroups = v.putArray("cgroups");
+            ObjectNode c = cgroups.addObject();
             c.put("path", spec.cgroup());
             c.put("cpuMax", s.cpuMax());
             c.put("cpuMaxBurst", s.burstUs());
+            if (spec.pod() != null) { // the pod's limit is the sum of its containers' (ResourceConfigForPod)
+                cgroups.addObject().put("path", spec.pod().cgroup())
+                        .put("cpuMax", (spec.pod().otherQuotaUs() + s.quotaUs()) + " " + s.periodUs());
+            }
         }
         return reader.mapper().writeValueAsString(r);
     }

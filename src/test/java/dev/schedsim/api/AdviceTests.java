@@ -112,6 +112,55 @@ class AdviceTests {
         assertThat(Math.max(atBracket[0], atBracket[1])).as("at the bracket").isGreaterThan(5);
     }
 
+    /** A pod's container sized: its limits.cpu in millicores, checked by running the pod with that limit. */
+    @Test
+    void aPodsContainerIsSizedInMillicores() throws Exception {
+        ObjectNode sim = (ObjectNode) Http.JSON.readTree(ApiExamples.KUBERNETES);
+        ObjectNode advice = Http.JSON.createObjectNode();
+        ObjectNode k = (ObjectNode) sim.path("kubernetes").deepCopy();
+        k.put("container", "web");
+        advice.set("kubernetes", k);
+        advice.put("durationMs", 1000);
+        advice.set("objective", Http.JSON.readTree("{\"maxThrottledPeriodsPct\": 10}"));
+        advice.set("search", Http.JSON.readTree("{\"quotaUs\": {\"min\": 20000, \"max\": 200000}}"));
+        advice.put("repetitions", 2);
+        HttpResponse<String> r = http.post("/api/v1/advice", advice.toString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        JsonNode a = awaitAdvice(Http.json(r).path("id").asString());
+        assertThat(a.path("status").asString()).as(a.toString()).isEqualTo("SUCCEEDED");
+        String millicores = a.path("recommendation").path("limitsCpu").asString();
+        assertThat(millicores).matches("[0-9]+m");
+        assertThat(a.path("current").path("met").asBoolean()).isFalse(); // 500m for 0.8 CPU of demand
+        assertThat(a.path("request").path("request").path("cgroups").toString()).contains("/kubepods/burstable/pod");
+
+        // the pod with the container's limits.cpu set to the answer: at most 10 % of web's periods throttled
+        ObjectNode check = sim.deepCopy();
+        ((ObjectNode) check.path("kubernetes").path("pod").path("spec").path("containers").get(0).path("resources")
+                .path("limits")).put("cpu", millicores);
+        check.put("durationMs", 1000);
+        check.put("repetitions", 2);
+        HttpResponse<String> s = http.post("/api/v1/simulations", check.toString());
+        assertThat(s.statusCode()).as(s.body()).isEqualTo(202);
+        JsonNode done = http.awaitFinished(Http.json(s).path("id").asString());
+        for (JsonNode run : done.path("result").path("variants").get(0).path("runs")) {
+            for (JsonNode c : run.path("cgroups")) {
+                if (c.path("path").asString().endsWith("/web")) {
+                    JsonNode st = c.path("cpuStat");
+                    assertThat(100 * st.path("nrThrottled").asDouble() / st.path("nrPeriods").asDouble())
+                            .isLessThanOrEqualTo(10);
+                }
+            }
+        }
+        // a pod and a request at once, or no container, are named
+        advice.set("request", Http.JSON.readTree(ApiExamples.ADVICE).path("request"));
+        assertThat(http.post("/api/v1/advice", advice.toString()).body()).contains("\"request\"");
+        advice.remove("request");
+        ((ObjectNode) advice.path("kubernetes")).put("container", "nope");
+        HttpResponse<String> bad = http.post("/api/v1/advice", advice.toString());
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("kubernetes.container", "log-shipper");
+    }
+
     @Test
     void cancelStopsAnAdvice() {
         String body = ApiExamples.ADVICE.replace("\"durationMs\": 1000", "\"durationMs\": 60000");
