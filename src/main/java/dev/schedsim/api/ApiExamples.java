@@ -42,6 +42,38 @@ final class ApiExamples {
               ]
             }""";
 
+    /**
+     * An rt-app document written from rt-app's event list (doc/tutorial.txt): a frame-paced decoder in a
+     * taskgroup of its own, two audio threads on an absolute timer pinned to CPU 0, a build in a limited
+     * taskgroup; global.duration gives the simulated time.
+     */
+    static final String RT_APP = """
+            {
+              "name": "rt-app-media",
+              "topology": { "preset": "validation-2c" },
+              "cgroups": [ { "path": "/batch", "cpuMax": "50000 100000" } ],
+              "workloads": [
+                { "type": "rt-app", "rtApp": {
+                    "global": { "duration": 2, "calibration": "CPU0", "default_policy": "SCHED_OTHER" },
+                    "tasks": {
+                      "video": {
+                        "priority": -5, "taskgroup": "/media",
+                        "phases": {
+                          "decode": { "loop": 30, "run": 4000, "timer": { "ref": "unique", "period": 16667 } },
+                          "pause": { "sleep": 50000 }
+                        }
+                      },
+                      "audio": {
+                        "instance": 2, "delay": 1000, "cpus": [0],
+                        "run": 500, "timer": { "ref": "unique_a", "period": 5000, "mode": "absolute" }
+                      },
+                      "build": { "instance": 2, "taskgroup": "/batch", "runtime": 30000, "sleep": 5000 }
+                    } } }
+              ],
+              "seed": 42,
+              "trace": true
+            }""";
+
     static final String TOPOLOGY = """
             {
               "name": "smt4-box",

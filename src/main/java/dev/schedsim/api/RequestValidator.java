@@ -87,8 +87,9 @@ class RequestValidator implements SimulationPlanner {
         return p;
     }
 
-    Accepted accept(SimulationRequest r) {
+    Accepted accept(SimulationRequest request) {
         Violations v = new Violations();
+        SimulationRequest r = RtApp.expand(request, v);
         if (r.name() != null && !NAME.matcher(r.name()).matches()) {
             v.add("name", "must match [A-Za-z0-9._-]{1,64}");
         }

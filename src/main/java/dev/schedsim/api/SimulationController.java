@@ -57,7 +57,9 @@ class SimulationController {
                                 value = ApiExamples.SIMULATION),
                         @ExampleObject(name = "bandwidth-variants",
                                 summary = "Quota-limited groups, aligned vs interleaved timers",
-                                value = ApiExamples.VARIANTS)})),
+                                value = ApiExamples.VARIANTS),
+                        @ExampleObject(name = "rt-app", summary = "An rt-app JSON document as workloads and cgroups "
+                                + "(traced: try GET .../trace?format=ftrace)", value = ApiExamples.RT_APP)})),
             responses = {
                 @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation"),
                 @ApiResponse(responseCode = "200", description = "Idempotent replay: the existing simulation"),

@@ -202,7 +202,7 @@ class RequestValidationTests {
     @Test
     void theShippedExamplesAreAcceptedAndSucceed() throws Exception {
         List<String> locations = new ArrayList<>();
-        for (String example : List.of(ApiExamples.SIMULATION, ApiExamples.VARIANTS)) {
+        for (String example : List.of(ApiExamples.SIMULATION, ApiExamples.VARIANTS, ApiExamples.RT_APP)) {
             MvcResult r = mvc.perform(post("/api/v1/simulations").contentType(MediaType.APPLICATION_JSON)
                     .content(example)).andReturn();
             assertThat(r.getResponse().getStatus()).as(r.getResponse().getContentAsString()).isEqualTo(202);
@@ -216,6 +216,9 @@ class RequestValidationTests {
         assertThat(variants.path("status").asString()).as(variants.toString()).isEqualTo("SUCCEEDED");
         assertThat(variants.path("result").path("variants").size()).isEqualTo(2);
         assertThat(variants.path("result").path("comparison").size()).isPositive();
+        JsonNode rtApp = finished(locations.get(2));
+        assertThat(rtApp.path("status").asString()).as(rtApp.toString()).isEqualTo("SUCCEEDED");
+        assertThat(rtApp.path("result").path("variants").get(0).path("workloads").size()).isEqualTo(3);
     }
 
     /** Polls the simulation at {@code location} until its status is final (bounded by a count). */
