@@ -46,7 +46,7 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
      * One trace event, recorded when it happened (so in time order): {@code kind} is {@code switch_in} (pid
      * becomes rq->curr of cpu, leaving whatever ran there; {@code state} "resumed" when it was rq->curr all along
      * and tasks parked by the 6.18 throttle at their pick ran in between), {@code switch_out} (pid leaves it,
-     * unless it was left already; {@code state} as sched_switch prints prev_state: "R+" preempted or parked, "S"
+     * unless it was left already; {@code state} as sched_switch prints prev_state: "R" preempted or parked, "S"
      * asleep or blocked, "X" exited), {@code waking} (try_to_wake_up() on
      * the waker's cpu: fromCpu is the task's previous CPU, -1 if it never ran, toCpu the one chosen),
      * {@code wakeup_new} (a new task on toCpu), {@code migrate} (load balancing moves pid from fromCpu to toCpu,

@@ -58,7 +58,7 @@ class TraceController {
     @Operation(operationId = "getSimulationTrace", summary = "The run's trace: Chrome trace-event JSON, or ftrace text (open either in Perfetto UI)",
             description = "format=chrome (default): per-CPU tracks of run slices and per CPU and cgroup tracks of "
                     + "throttled intervals, one process per variant. format=ftrace: one variant (variant=<label>, "
-                    + "default the first) as the text of /sys/kernel/tracing/trace: sched_switch (prev_state R+ "
+                    + "default the first) as the text of /sys/kernel/tracing/trace: sched_switch (prev_state R "
                     + "preempted, S asleep or blocked, X exited), sched_waking, sched_wakeup(_new), "
                     + "sched_migrate_task, and throttled intervals as tracing_mark_write markers. Only when the "
                     + "request set \"trace\": true (404 otherwise); 409 until the simulation has SUCCEEDED.",

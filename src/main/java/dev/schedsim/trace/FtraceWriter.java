@@ -97,7 +97,7 @@ public final class FtraceWriter {
                         sched_switch(e.cpu(), e.timeNs(), prev.pid(), prev.state(), e.pid());
                     } else {
                         int p = curr[e.cpu()];
-                        sched_switch(e.cpu(), e.timeNs(), p, p == 0 ? "R" : "R+", e.pid());
+                        sched_switch(e.cpu(), e.timeNs(), p, "R", e.pid());
                     }
                 }
                 case "waking" -> {

@@ -33,7 +33,7 @@ public record TraceSlices(List<Run> runs, List<Throttled> throttled) {
                 case "switch_in" -> {
                     if (pid[e.cpu()] >= 0) {
                         // (not left before: a model inconsistency; end it here as preempted)
-                        runs.add(new Run(e.cpu(), pid[e.cpu()], since[e.cpu()], e.timeNs(), "R+"));
+                        runs.add(new Run(e.cpu(), pid[e.cpu()], since[e.cpu()], e.timeNs(), "R"));
                     }
                     pid[e.cpu()] = e.pid();
                     since[e.cpu()] = e.timeNs();

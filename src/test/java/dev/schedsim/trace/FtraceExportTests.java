@@ -60,8 +60,8 @@ class FtraceExportTests {
             assertThat(replay.total(replay.wakings, pids)).as(w.name() + " wakeups").isEqualTo(w.wakeups());
             assertThat(replay.total(replay.migrations, pids)).as(w.name() + " migrations").isEqualTo(w.migrations());
         }
-        assertThat(replay.states).containsKeys("R+", "S");
-        assertThat(replay.states.keySet()).isSubsetOf("R+", "S", "X");
+        assertThat(replay.states).containsKeys("R", "S");
+        assertThat(replay.states.keySet()).isSubsetOf("R", "S", "X");
         // comm as the kernel keeps it; prio 120 + nice
         assertThat(text).contains("comm=a_name_with_spa pid=").contains("comm=nice pid=1005 prio=125");
         // Each throttled cgroup's finished marker slices add up to its throttled_usec.

@@ -102,8 +102,12 @@ public final class Recorder {
     // The trace: what sched_switch, sched_waking/sched_wakeup, sched_migrate_task and the throttle markers of
     // an ftrace recording would show, recorded as it happens. With tracing off each call returns at once.
 
-    /** sched_switch prev_state of a preempted task (or one parked by the throttle, or pushed away). */
-    public static final String PREEMPTED = "R+";
+    /**
+     * sched_switch prev_state of a preempted task (or one parked by the throttle, or pushed away): "R", as 6.18
+     * prints it for a user task preempted at its return to user, which calls schedule() with preempt false;
+     * "R+" is only for a preemption inside the kernel (src/test/resources/ftrace: 89 R and 1 R+ on this machine).
+     */
+    public static final String PREEMPTED = "R";
     /** sched_switch prev_state of a task that sleeps or blocks (TASK_INTERRUPTIBLE). */
     public static final String SLEEPING = "S";
     /** sched_switch prev_state of an exiting thread (EXIT_DEAD). */
