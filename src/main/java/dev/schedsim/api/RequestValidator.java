@@ -89,7 +89,7 @@ class RequestValidator implements SimulationPlanner {
 
     Accepted accept(SimulationRequest request) {
         Violations v = new Violations();
-        SimulationRequest r = RtApp.expand(request, v);
+        SimulationRequest r = FtraceWorkloads.expand(RtApp.expand(request, v), v);
         if (r.name() != null && !NAME.matcher(r.name()).matches()) {
             v.add("name", "must match [A-Za-z0-9._-]{1,64}");
         }
@@ -129,7 +129,7 @@ class RequestValidator implements SimulationPlanner {
         // (the accepted request keeps the sweep as given, not its variants: planning it again gives the same grid)
         SimulationRequest accepted = new SimulationRequest(r.name(), r.topology(), kernel, cgroups.accepted,
                 workloads, r.durationMs(), seed, repetitions, r.variants() == null ? null
-                : variants.subList(0, r.variants().size()), trace, r.sweep());
+                : variants.subList(0, r.variants().size()), trace, r.sweep(), r.imports());
 
         TopologySpec spec = topology.spec().get();
         List<SimulationPlan.Variant> planned = new ArrayList<>();

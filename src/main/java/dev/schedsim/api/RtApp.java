@@ -64,6 +64,7 @@ final class RtApp {
             return r;
         }
         List<WorkloadRequest> workloads = new ArrayList<>();
+        List<SimulationRequest.ImportNote> notes = new ArrayList<>(r.imports() == null ? List.of() : r.imports());
         Set<String> taskgroups = new LinkedHashSet<>();
         Long durationMs = r.durationMs();
         for (int i = 0; i < r.workloads().size(); i++) {
@@ -75,6 +76,8 @@ final class RtApp {
             Expansion x = new Expansion(w, "workloads[" + i + "].rtApp", v);
             x.expand();
             workloads.addAll(x.workloads);
+            notes.add(new SimulationRequest.ImportNote("workloads[" + i + "]", TYPE,
+                    x.workloads.stream().map(WorkloadRequest::name).toList(), x.skipped));
             taskgroups.addAll(x.taskgroups);
             if (durationMs == null && x.durationUs > 0) {
                 durationMs = x.durationUs / 1000;
@@ -87,7 +90,7 @@ final class RtApp {
             }
         }
         return new SimulationRequest(r.name(), r.topology(), r.kernel(), cgroups, workloads, durationMs, r.seed(),
-                r.repetitions(), r.variants(), r.trace(), r.sweep());
+                r.repetitions(), r.variants(), r.trace(), r.sweep(), notes);
     }
 
     /** One rt-app document's expansion. */
@@ -97,6 +100,8 @@ final class RtApp {
         private final Violations v;
         final List<WorkloadRequest> workloads = new ArrayList<>();
         final Set<String> taskgroups = new LinkedHashSet<>();
+        /** What rt-app describes that creates nothing here (tasks of instance 0). */
+        final Map<String, Integer> skipped = new java.util.TreeMap<>();
         long durationUs;
         /** Shared (not "unique") timer refs: the task that uses each. */
         private final Map<String, String> sharedTimers = new HashMap<>();
@@ -213,7 +218,8 @@ final class RtApp {
                 loop = looped ? 1 : -1;
             }
             if (instance == 0) {
-                return; // (rt-app creates no thread for it)
+                skipped.merge("tasks of instance 0 (rt-app creates no thread for them)", 1, Integer::sum);
+                return;
             }
             String cgroup = task.taskgroup != null ? task.taskgroup
                     : entry.cgroup() != null ? entry.cgroup() : "/";
@@ -223,7 +229,7 @@ final class RtApp {
             workloads.add(new WorkloadRequest(workload, cgroup, "phases", instance, task.nice, task.cpus, null, null,
                     null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                     entry.cacheFootprintKb(), phases, loop == 0 ? null : loop, delay == 0 ? null : delay,
-                    durationUs > 0 ? durationUs : null, null));
+                    durationUs > 0 ? durationUs : null, null, null, null, null));
             if (loop == 0) {
                 v.add(f + ".loop", "task '" + name + "': loop 0 runs nothing; use -1 (forever) or >= 1");
             }

@@ -59,7 +59,9 @@ class SimulationController {
                                 summary = "Quota-limited groups, aligned vs interleaved timers",
                                 value = ApiExamples.VARIANTS),
                         @ExampleObject(name = "rt-app", summary = "An rt-app JSON document as workloads and cgroups "
-                                + "(traced: try GET .../trace?format=ftrace)", value = ApiExamples.RT_APP)})),
+                                + "(traced: try GET .../trace?format=ftrace)", value = ApiExamples.RT_APP),
+                        @ExampleObject(name = "ftrace", summary = "A real recording's thread replayed on the simulated "
+                                + "machine", value = ApiExamples.FTRACE)})),
             responses = {
                 @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation"),
                 @ApiResponse(responseCode = "200", description = "Idempotent replay: the existing simulation"),

@@ -27,7 +27,20 @@ public record SimulationRequest(
         List<VariantRequest> variants,
         @Schema(description = "record a Perfetto trace of the first repetition (default false)") Boolean trace,
         @Schema(description = "variants generated from a grid of one cgroup's quota, period and burst (instead of "
-                + "or after the listed variants)") SweepRequest sweep) {
+                + "or after the listed variants)") SweepRequest sweep,
+        @Schema(description = "accepted requests only: what each import (rt-app, ftrace) became and what it skipped",
+                accessMode = Schema.AccessMode.READ_ONLY) List<ImportNote> imports) {
+
+    public SimulationRequest(String name, TopologyRequest topology, KernelRequest kernel, List<CgroupRequest> cgroups,
+                             List<WorkloadRequest> workloads, Long durationMs, Long seed, Integer repetitions,
+                             List<VariantRequest> variants, Boolean trace, SweepRequest sweep) {
+        this(name, topology, kernel, cgroups, workloads, durationMs, seed, repetitions, variants, trace, sweep, null);
+    }
+
+    /** What the import of {@code workloads[i]} ({@code source}) became, and what it skipped, with counts. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ImportNote(String source, String type, List<String> workloads, Map<String, Integer> skipped) {
+    }
 
     /**
      * A preset or saved topology by name, or an explicit shape with optional hardware-model overrides;
@@ -118,7 +131,14 @@ public record SimulationRequest(
                     + "none)") Long stopUs,
             @Schema(description = "rt-app: an rt-app JSON document (its tasks and global objects); it becomes "
                     + "phases workloads, one per task, and the cgroups of their taskgroups",
-                    implementation = Object.class) tools.jackson.databind.JsonNode rtApp) {
+                    implementation = Object.class) tools.jackson.databind.JsonNode rtApp,
+            @Schema(description = "ftrace: the text of /sys/kernel/tracing/trace or of trace-cmd report (sched_switch, "
+                    + "sched_waking/sched_wakeup, sched_process_exit); each selected thread becomes a trace workload "
+                    + "of its runs and sleeps") String ftrace,
+            @Schema(description = "ftrace: the threads to import, each a pid or a comm pattern (* and ?; default: "
+                    + "every thread but the idle task)") List<String> select,
+            @Schema(description = "ftrace: comm (or pid) patterns to cgroup paths, the first match wins (default: the "
+                    + "entry's cgroup, or /)") Map<String, String> cgroupMap) {
         WorkloadRequest(String name, String cgroup, String type, Integer threads, Integer nice, String cpus,
                         Long workUs, Long runUs, Long sleepUs, Integer jitterPct, Integer pairs, Long serviceUs,
                         Long thinkUs, Integer groups, Integer fdsPerGroup, Integer loops, Long messageUs,
@@ -126,7 +146,7 @@ public record SimulationRequest(
                         List<SegmentRequest> segments, Integer cacheFootprintKb) {
             this(name, cgroup, type, threads, nice, cpus, workUs, runUs, sleepUs, jitterPct, pairs, serviceUs,
                     thinkUs, groups, fdsPerGroup, loops, messageUs, messageThreads, workersPerMessageThread, requestUs,
-                    rps, segments, cacheFootprintKb, null, null, null, null, null);
+                    rps, segments, cacheFootprintKb, null, null, null, null, null, null, null, null);
         }
     }
 

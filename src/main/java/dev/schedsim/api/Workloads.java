@@ -12,7 +12,7 @@ import java.util.TreeSet;
 /** The rules of one {@code workloads[i]} entry by type, and its engine spec. */
 final class Workloads {
     private static final String TYPES = java.util.stream.Stream.concat(Arrays.stream(WorkloadType.values())
-            .map(WorkloadType::wireName), java.util.stream.Stream.of(RtApp.TYPE)).toList().toString();
+            .map(WorkloadType::wireName), java.util.stream.Stream.of(RtApp.TYPE, FtraceWorkloads.TYPE)).toList().toString();
 
     private Workloads() {
     }
@@ -86,7 +86,7 @@ final class Workloads {
         return new WorkloadRequest(w.name(), cgroup, w.type(), threads, nice, w.cpus(), w.workUs(), w.runUs(),
                 sleepUs, jitter, w.pairs(), w.serviceUs(), thinkUs, w.groups(), w.fdsPerGroup(), w.loops(),
                 w.messageUs(), w.messageThreads(), w.workersPerMessageThread(), w.requestUs(), rps, w.segments(),
-                w.cacheFootprintKb(), w.phases(), w.loop(), w.delayUs(), w.stopUs(), null);
+                w.cacheFootprintKb(), w.phases(), w.loop(), w.delayUs(), w.stopUs(), null, null, null, null);
     }
 
     private static Integer threads(Integer threads, String p, Violations v) {
