@@ -154,7 +154,7 @@ final class RtApp {
                     }
                 } else if (key.equals("default_policy")) {
                     if (!val.isString() || !val.asString().equals("SCHED_OTHER")) {
-                        v.add(f, "'" + val.asString() + "' cannot be simulated: SchedSim simulates the fair class "
+                        v.add(f, "'" + text(val) + "' cannot be simulated: SchedSim simulates the fair class "
                                 + "(SCHED_OTHER) only");
                     }
                 } else if (!GLOBAL_SETUP.contains(key)) {
@@ -266,7 +266,7 @@ final class RtApp {
                                 v.add(ef + "." + k, "task '" + task + "': a timer has ref, period and mode");
                             }
                         }
-                        String ref = val.has("ref") ? val.get("ref").asString() : "unknown";
+                        String ref = val.has("ref") ? text(val.get("ref")) : "unknown";
                         JsonNode period = val.get("period");
                         if (period == null || !period.isIntegralNumber() || !period.canConvertToLong()
                                 || period.asLong() <= 0) {
@@ -281,7 +281,7 @@ final class RtApp {
                                         + "its own ref");
                             }
                         }
-                        String mode = val.has("mode") ? val.get("mode").asString() : "relative";
+                        String mode = val.has("mode") ? text(val.get("mode")) : "relative";
                         events.add(new EventRequest(null, null, null, new TimerRequest(ref, period.asLong(), mode)));
                     }
                     default -> v.add(ef, "rt-app event '" + kind + "' of task '" + task + "' cannot be simulated: "
@@ -299,12 +299,12 @@ final class RtApp {
             Settings s = new Settings();
             JsonNode policy = o.get("policy");
             if (policy != null && !(policy.isString() && policy.asString().equals("SCHED_OTHER"))) {
-                v.add(f + ".policy", "task '" + task + "': policy '" + policy.asString() + "' cannot be simulated: SchedSim "
+                v.add(f + ".policy", "task '" + task + "': policy '" + text(policy) + "' cannot be simulated: SchedSim "
                         + "simulates the fair class (SCHED_OTHER) only");
             }
             JsonNode prio = o.get("priority");
             if (prio != null) {
-                if (!prio.isIntegralNumber() || prio.asInt() < -20 || prio.asInt() > 19) {
+                if (!prio.isIntegralNumber() || !prio.canConvertToInt() || prio.asInt() < -20 || prio.asInt() > 19) {
                     v.add(f + ".priority", "task '" + task + "': the priority of SCHED_OTHER is its nice value, "
                             + "-20..19");
                 } else {
@@ -318,7 +318,7 @@ final class RtApp {
                     v.add(f + ".cpus", "task '" + task + "': cpus must be a non-empty array of CPU numbers");
                 } else {
                     for (JsonNode c : cpus) {
-                        if (!c.isIntegralNumber() || c.asInt() < 0) {
+                        if (!c.isIntegralNumber() || !c.canConvertToInt() || c.asInt() < 0) {
                             v.add(f + ".cpus", "task '" + task + "': cpus must be CPU numbers (>= 0)");
                             break;
                         }
@@ -365,12 +365,17 @@ final class RtApp {
             if (n == null) {
                 return dflt;
             }
-            if (!n.isIntegralNumber() || n.asLong() < min || n.asLong() > Integer.MAX_VALUE) {
+            if (!n.isIntegralNumber() || !n.canConvertToInt() || n.asInt() < min) {
                 v.add(f + "." + key, "task '" + task + "': " + key + " must be an integer >= " + min);
                 return dflt;
             }
             return n.asInt();
         }
+    }
+
+    /** A node as text: a string's value, anything else as JSON. */
+    private static String text(JsonNode n) {
+        return n.isString() ? n.asString() : n.toString();
     }
 
     /** The event an rt-app key names (by prefix, as rt-app matches it), or null. */
