@@ -14,7 +14,9 @@ import java.util.function.BiPredicate;
  * from that switch out to its next sched_waking / sched_wakeup (or, if none was recorded, its next switch in).
  * A thread's list begins at the trace's first event: what it did before its first event there is a sleep; a
  * thread running when the trace begins (its first event a switch out) ran from the trace's first event, and one
- * running when it ends ran to its last. sched_process_exit or a switch out dead (X, Z) ends the thread. Lines
+ * running when it ends ran to its last; a switch out with no switch in before it (tracefs loses one now and then)
+ * counts the run from the thread's wakeup or preemption. sched_process_exit or a switch out dead (X, Z) ends the
+ * thread. Lines
  * that are not events, events of other kinds and threads that never ran are skipped and listed.
  */
 public final class FtraceImport {
@@ -85,6 +87,10 @@ public final class FtraceImport {
                         Track out = track(tracks, e.intArg("prev_pid"), e.arg("prev_comm"), select);
                         if (out != null) {
                             out.prio = e.intArg("prev_prio");
+                            if (out.state == State.RUNNABLE || out.state == State.SLEEPING) {
+                                skipped.merge("switch outs with no switch in before them (a lost event: the run "
+                                        + "is taken from the thread's wakeup or preemption)", 1, Integer::sum);
+                            }
                             switchOut(out, e.arg("prev_state"), e.timeNs(), start);
                         }
                         Track in = track(tracks, e.intArg("next_pid"), e.arg("next_comm"), select);
@@ -165,10 +171,13 @@ public final class FtraceImport {
         if (t.state == State.DEAD) {
             return;
         }
-        t.run += now - (t.state == State.RUNNING ? t.since : start);
+        // (not seen switching in: it ran since its wakeup or preemption at most, since the trace began if unknown;
+        // a thread seen asleep ran for no time we know of)
+        t.run += t.state == State.SLEEPING ? 0 : now - (t.state == State.UNKNOWN ? start : t.since);
         String s = prevState == null ? "" : prevState.trim();
         if (s.startsWith("R")) {
             t.state = State.RUNNABLE;
+            t.since = now;
         } else if (s.contains("X") || s.contains("Z")) {
             t.endRun();
             t.state = State.DEAD;
@@ -194,5 +203,6 @@ public final class FtraceImport {
             t.wakeups++;
         }
         t.state = State.RUNNABLE;
+        t.since = now;
     }
 }
