@@ -126,6 +126,54 @@ final class ApiExamples {
                 log-shipper: {type: periodic, threads: 1, runUs: 500, sleepUs: 20000}
             """;
 
+    /**
+     * An rt-app document written from rt-app's event list (doc/tutorial.txt): a frame-paced decoder in a
+     * taskgroup of its own, two audio threads on an absolute timer pinned to CPU 0, a build in a limited
+     * taskgroup; global.duration gives the simulated time.
+     */
+    static final String RT_APP = """
+            {
+              "name": "rt-app-media",
+              "topology": { "preset": "validation-2c" },
+              "cgroups": [ { "path": "/batch", "cpuMax": "50000 100000" } ],
+              "workloads": [
+                { "type": "rt-app", "rtApp": {
+                    "global": { "duration": 2, "calibration": "CPU0", "default_policy": "SCHED_OTHER" },
+                    "tasks": {
+                      "video": {
+                        "priority": -5, "taskgroup": "/media",
+                        "phases": {
+                          "decode": { "loop": 30, "run": 4000, "timer": { "ref": "unique", "period": 16667 } },
+                          "pause": { "sleep": 50000 }
+                        }
+                      },
+                      "audio": {
+                        "instance": 2, "delay": 1000, "cpus": [0],
+                        "run": 500, "timer": { "ref": "unique_a", "period": 5000, "mode": "absolute" }
+                      },
+                      "build": { "instance": 2, "taskgroup": "/batch", "runtime": 30000, "sleep": 5000 }
+                    } } }
+              ],
+              "seed": 42,
+              "trace": true
+            }""";
+
+    /**
+     * An ftrace import: the first events of src/test/resources/ftrace/periodic-and-spin.txt (this machine's
+     * kernel, 6.18), the periodic thread selected by its comm and put in a limited cgroup.
+     */
+    static final String FTRACE = """
+            {
+              "name": "ftrace-replay",
+              "topology": { "preset": "validation-2c" },
+              "cgroups": [ { "path": "/rec", "cpuMax": "50000 100000" } ],
+              "workloads": [
+                { "type": "ftrace", "select": ["ss-periodic"], "cgroupMap": { "ss-*": "/rec" },
+                  "ftrace": "# tracer: nop\\n#\\n# entries-in-buffer/entries-written: 566/566   #P:2\\n#\\n#                                _-----=> irqs-off/BH-disabled\\n#                               / _----=> need-resched\\n#                              | / _---=> hardirq/softirq\\n#                              || / _--=> preempt-depth\\n#                              ||| / _-=> migrate-disable\\n#                              |||| /     delay\\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\\n#              | |         |   |||||     |         |\\n     ss-periodic-12796   [000] d..2.  1865.082096: sched_switch: prev_comm=ss-periodic prev_pid=12796 prev_prio=120 prev_state=R ==> next_comm=rcu_preempt next_pid=15 next_prio=120\\n     rcu_preempt-15      [000] d..2.  1865.082102: sched_switch: prev_comm=rcu_preempt prev_pid=15 prev_prio=120 prev_state=I ==> next_comm=ss-periodic next_pid=12796 next_prio=120\\n     ss-periodic-12796   [000] d..2.  1865.082903: sched_switch: prev_comm=ss-periodic prev_pid=12796 prev_prio=120 prev_state=S ==> next_comm=fork-1-event-th next_pid=12559 next_prio=120\\n            bash-4308    [000] .....  1865.083401: sched_process_fork: comm=bash pid=4308 child_comm=bash child_pid=12799\\n            bash-4308    [000] .....  1865.083700: sched_process_fork: comm=bash pid=4308 child_comm=bash child_pid=12800\\n            bash-12799   [000] .....  1865.084055: sched_process_exit: comm=bash pid=12799 prio=120 group_dead=true\\n             cat-12800   [000] .....  1865.085761: sched_process_exit: comm=cat pid=12800 prio=120 group_dead=true\\n C2 CompilerThre-12733   [000] d.h2.  1865.085968: sched_waking: comm=ss-periodic pid=12796 prio=120 target_cpu=000\\n C2 CompilerThre-12733   [000] d.h3.  1865.085971: sched_wakeup: comm=ss-periodic pid=12796 prio=120 target_cpu=000\\n C1 CompilerThre-12567   [001] d.h2.  1865.089926: sched_waking: comm=ss-spin pid=12797 prio=120 target_cpu=001\\n C1 CompilerThre-12567   [001] dNh3.  1865.089930: sched_wakeup: comm=ss-spin pid=12797 prio=120 target_cpu=001\\n C1 CompilerThre-12567   [001] d..2.  1865.089940: sched_switch: prev_comm=C1 CompilerThre prev_pid=12567 prev_prio=120 prev_state=R ==> next_comm=ss-spin next_pid=12797 next_prio=120\\n         ss-spin-12797   [001] d..2.  1865.094061: sched_switch: prev_comm=ss-spin prev_pid=12797 prev_prio=120 prev_state=R ==> next_comm=C1 CompilerThre next_pid=12567 next_prio=120\\n     kworker/0:2-544     [000] d..2.  1865.094102: sched_switch: prev_comm=kworker/0:2 prev_pid=544 prev_prio=120 prev_state=I ==> next_comm=ss-periodic next_pid=12796 next_prio=120\\n     ss-periodic-12796   [000] d..2.  1865.094113: sched_switch: prev_comm=ss-periodic prev_pid=12796 prev_prio=120 prev_state=S ==> next_comm=VM Periodic Tas next_pid=12738 next_prio=120\\n            bash-4308    [000] .....  1865.094346: sched_process_fork: comm=bash pid=4308 child_comm=bash child_pid=12801\\n C1 CompilerThre-12734   [000] d.h2.  1865.099191: sched_waking: comm=ss-periodic pid=12796 prio=120 target_cpu=000\\n C1 CompilerThre-12734   [000] dNh3.  1865.099196: sched_wakeup: comm=ss-periodic pid=12796 prio=120 target_cpu=000\\n C1 CompilerThre-12734   [000] d..2.  1865.099205: sched_switch: prev_comm=C1 CompilerThre prev_pid=12734 prev_prio=120 prev_state=R ==> next_comm=ss-periodic next_pid=12796 next_prio=120\\n     ss-periodic-12796   [000] d..2.  1865.099216: sched_switch: prev_comm=ss-periodic prev_pid=12796 prev_prio=120 prev_state=S ==> next_comm=C1 CompilerThre next_pid=12734 next_prio=120\\n" }
+              ],
+              "durationMs": 200
+            }""";
+
     static final String TOPOLOGY = """
             {
               "name": "smt4-box",

@@ -109,7 +109,15 @@ class RequestReader {
 
     private String readBody(HttpServletRequest request) {
         long start = System.nanoTime();
-        try (InputStream in = request.getInputStream()) {
+        String encoding = request.getHeader("Content-Encoding");
+        boolean gzip = encoding != null && encoding.trim().equalsIgnoreCase("gzip");
+        if (encoding != null && !gzip && !encoding.trim().equalsIgnoreCase("identity")) {
+            throw new InvalidRequestException(false, List.of(new Violation("Content-Encoding",
+                    "only gzip (or none) is accepted, not '" + encoding + "'")));
+        }
+        // (a gzip body is bounded as it is after decompression, like any other)
+        try (InputStream in = gzip ? new java.util.zip.GZIPInputStream(request.getInputStream())
+                : request.getInputStream()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             byte[] buf = new byte[8192];
             int n;
@@ -125,6 +133,9 @@ class RequestReader {
                 }
             }
             return out.toString(StandardCharsets.UTF_8);
+        } catch (java.util.zip.ZipException e) {
+            throw new InvalidRequestException(true, List.of(new Violation("$", "the body is not valid gzip ("
+                    + e.getMessage() + ")")));
         } catch (java.net.SocketTimeoutException e) {
             throw new RequestTimeoutException(bodyTimeoutNs / 1_000_000);
         } catch (IOException e) {

@@ -88,8 +88,8 @@ class RequestValidator implements SimulationPlanner {
     }
 
     Accepted accept(SimulationRequest request) {
-        SimulationRequest r = request;
         Violations v = new Violations();
+        SimulationRequest r = FtraceWorkloads.expand(RtApp.expand(request, v), v);
         if (r.name() != null && !NAME.matcher(r.name()).matches()) {
             v.add("name", "must match [A-Za-z0-9._-]{1,64}");
         }
@@ -103,7 +103,8 @@ class RequestValidator implements SimulationPlanner {
             derivedOnly(r, pod, v);
             topology = pod.node();
             r = new SimulationRequest(r.name(), pod.topology(), r.kernel(), pod.cgroups(), pod.workloads(),
-                    r.durationMs(), r.seed(), r.repetitions(), r.variants(), r.trace(), r.sweep(), r.kubernetes());
+                    r.durationMs(), r.seed(), r.repetitions(), r.variants(), r.trace(), r.sweep(), r.kubernetes(),
+                    r.imports());
         } else {
             topology = topologies.resolve(r.topology(), "topology", v);
         }
@@ -147,7 +148,8 @@ class RequestValidator implements SimulationPlanner {
         // (the accepted request keeps the sweep as given, not its variants: planning it again gives the same grid)
         SimulationRequest accepted = new SimulationRequest(r.name(), r.topology(), kernel, cgroups.accepted,
                 workloads, r.durationMs(), seed, repetitions, r.variants() == null ? null
-                : variants.subList(0, r.variants().size()), trace, r.sweep(), pod == null ? null : pod.accepted());
+                : variants.subList(0, r.variants().size()), trace, r.sweep(), pod == null ? null : pod.accepted(),
+                r.imports());
 
         TopologySpec spec = topology.spec().get();
         List<SimulationPlan.Variant> planned = new ArrayList<>();

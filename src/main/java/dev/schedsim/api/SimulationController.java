@@ -61,6 +61,10 @@ class SimulationController {
                         @ExampleObject(name = "bandwidth-variants",
                                 summary = "Quota-limited groups, aligned vs interleaved timers",
                                 value = ApiExamples.VARIANTS),
+                        @ExampleObject(name = "rt-app", summary = "An rt-app JSON document as workloads and cgroups "
+                                + "(traced: try GET .../trace?format=ftrace)", value = ApiExamples.RT_APP),
+                        @ExampleObject(name = "ftrace", summary = "A real recording's thread replayed on the simulated "
+                                + "machine", value = ApiExamples.FTRACE),
                         @ExampleObject(name = "kubernetes-pod",
                                 summary = "A Burstable pod: its cgroups from the kubelet's rules, one container "
                                         + "throttled at its 500m limit", value = ApiExamples.KUBERNETES)}),

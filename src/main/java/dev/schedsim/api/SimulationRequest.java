@@ -32,7 +32,16 @@ public record SimulationRequest(
                 + "or after the listed variants)") SweepRequest sweep,
         @Schema(description = "a Kubernetes pod (or a Deployment's pod template) on a node, instead of topology, "
                 + "cgroups and workloads: the accepted request shows the cgroups the kubelet and the runtime make")
-        KubernetesRequest kubernetes) {
+        KubernetesRequest kubernetes,
+        @Schema(description = "accepted requests only: what each import (rt-app, ftrace) became and what it skipped",
+                accessMode = Schema.AccessMode.READ_ONLY) List<ImportNote> imports) {
+
+    public SimulationRequest(String name, TopologyRequest topology, KernelRequest kernel, List<CgroupRequest> cgroups,
+                             List<WorkloadRequest> workloads, Long durationMs, Long seed, Integer repetitions,
+                             List<VariantRequest> variants, Boolean trace, SweepRequest sweep) {
+        this(name, topology, kernel, cgroups, workloads, durationMs, seed, repetitions, variants, trace, sweep, null,
+                null);
+    }
 
     /**
      * A pod on a node: the pod's cgroups come from its containers' resources as the kubelet and the runtime set
@@ -55,6 +64,11 @@ public record SimulationRequest(
             @Schema(description = "the kubelet's cpuCFSQuotaPeriod (its CPUCFSQuotaPeriod gate on), a duration "
                     + "1ms..1s such as \"100ms\" (default) or \"10ms\"", example = "100ms")
             String cpuCFSQuotaPeriod) {
+    }
+
+    /** What the import of {@code workloads[i]} ({@code source}) became, and what it skipped, with counts. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ImportNote(String source, String type, List<String> workloads, Map<String, Integer> skipped) {
     }
 
     /**
@@ -141,8 +155,9 @@ public record SimulationRequest(
     public record WorkloadRequest(
             @Schema(description = "unique in the simulation") String name,
             @Schema(description = "the cgroup path its threads run in (default /)") String cgroup,
-            @Schema(description = "cpu-bound, periodic, request-response, hackbench, schbench or trace") String type,
-            @Schema(description = "cpu-bound, periodic, trace: number of threads") Integer threads,
+            @Schema(description = "cpu-bound, periodic, request-response, hackbench, schbench, trace, phases or rt-app")
+            String type,
+            @Schema(description = "cpu-bound, periodic, trace, phases: number of threads") Integer threads,
             @Schema(description = "-20..19 (default 0)") Integer nice,
             @Schema(description = "allowed CPUs as a cpulist, e.g. 0-3,8 (default all)") String cpus,
             @Schema(description = "cpu-bound: work per thread at full single-thread speed, µs (absent = runs forever)")
@@ -167,7 +182,55 @@ public record SimulationRequest(
                     + "a second, and the result adds schbench's request latency (requestLatencyUs). 0 = no -R: a "
                     + "message thread wakes all its workers and waits for them") Integer rps,
             @Schema(description = "trace: each thread's run/sleep list, in order") List<SegmentRequest> segments,
-            @Schema(description = "cache footprint per thread, KiB (default by type)") Integer cacheFootprintKb) {
+            @Schema(description = "cache footprint per thread, KiB (default by type)") Integer cacheFootprintKb,
+            @Schema(description = "phases: each thread's phases, in order (rt-app's thread model)")
+            List<PhaseRequest> phases,
+            @Schema(description = "phases: times each thread runs the whole phase list (-1, the default: until the "
+                    + "end)") Integer loop,
+            @Schema(description = "phases: each thread's initial delay, µs (default 0)") Long delayUs,
+            @Schema(description = "phases: every thread exits at its first event after this time, µs (default: "
+                    + "none)") Long stopUs,
+            @Schema(description = "rt-app: an rt-app JSON document (its tasks and global objects); it becomes "
+                    + "phases workloads, one per task, and the cgroups of their taskgroups",
+                    implementation = Object.class) tools.jackson.databind.JsonNode rtApp,
+            @Schema(description = "ftrace: the text of /sys/kernel/tracing/trace or of trace-cmd report (sched_switch, "
+                    + "sched_waking/sched_wakeup, sched_process_exit); each selected thread becomes a trace workload "
+                    + "of its runs and sleeps") String ftrace,
+            @Schema(description = "ftrace: the threads to import, each a pid or a comm pattern (* and ?; default: "
+                    + "every thread but the idle task)") List<String> select,
+            @Schema(description = "ftrace: comm (or pid) patterns to cgroup paths, the first match wins (default: the "
+                    + "entry's cgroup, or /)") Map<String, String> cgroupMap) {
+        WorkloadRequest(String name, String cgroup, String type, Integer threads, Integer nice, String cpus,
+                        Long workUs, Long runUs, Long sleepUs, Integer jitterPct, Integer pairs, Long serviceUs,
+                        Long thinkUs, Integer groups, Integer fdsPerGroup, Integer loops, Long messageUs,
+                        Integer messageThreads, Integer workersPerMessageThread, Long requestUs, Integer rps,
+                        List<SegmentRequest> segments, Integer cacheFootprintKb) {
+            this(name, cgroup, type, threads, nice, cpus, workUs, runUs, sleepUs, jitterPct, pairs, serviceUs,
+                    thinkUs, groups, fdsPerGroup, loops, messageUs, messageThreads, workersPerMessageThread, requestUs,
+                    rps, segments, cacheFootprintKb, null, null, null, null, null, null, null, null);
+        }
+    }
+
+    /** One phase of a phases workload: its events in order, {@code loop} times (default 1). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record PhaseRequest(Integer loop, List<EventRequest> events) {
+    }
+
+    /**
+     * One event: exactly one of {@code run} (work, µs), {@code runtime} (a wall-clock spin, µs), {@code sleep}
+     * (µs) and {@code timer} (rt-app's meanings).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record EventRequest(Long run, Long runtime, Long sleep, TimerRequest timer) {
+    }
+
+    /**
+     * Sleep until the timer's next expiry, {@code periodUs} after its previous one (the first: the thread's start
+     * plus its delay). A {@code ref} starting with "unique" is each thread's own, others are shared by the
+     * workload's threads; {@code mode} relative (default: a missed expiry restarts the grid from then) or absolute.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record TimerRequest(String ref, Long periodUs, String mode) {
     }
 
     /**

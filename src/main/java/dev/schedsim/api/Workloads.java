@@ -11,8 +11,8 @@ import java.util.TreeSet;
 
 /** The rules of one {@code workloads[i]} entry by type, and its engine spec. */
 final class Workloads {
-    private static final String TYPES = Arrays.stream(WorkloadType.values()).map(WorkloadType::wireName).toList()
-            .toString();
+    private static final String TYPES = java.util.stream.Stream.concat(Arrays.stream(WorkloadType.values())
+            .map(WorkloadType::wireName), java.util.stream.Stream.of(RtApp.TYPE, FtraceWorkloads.TYPE)).toList().toString();
 
     private Workloads() {
     }
@@ -77,12 +77,16 @@ final class Workloads {
                     threads = threads(threads, p, v);
                     segments(w.segments(), p + ".segments", v);
                 }
+                case PHASES -> {
+                    threads = threads(threads, p, v);
+                    PhaseRules.check(w, p, v);
+                }
             }
         }
         return new WorkloadRequest(w.name(), cgroup, w.type(), threads, nice, w.cpus(), w.workUs(), w.runUs(),
                 sleepUs, jitter, w.pairs(), w.serviceUs(), thinkUs, w.groups(), w.fdsPerGroup(), w.loops(),
                 w.messageUs(), w.messageThreads(), w.workersPerMessageThread(), w.requestUs(), rps, w.segments(),
-                w.cacheFootprintKb());
+                w.cacheFootprintKb(), w.phases(), w.loop(), w.delayUs(), w.stopUs(), null, null, null, null);
     }
 
     private static Integer threads(Integer threads, String p, Violations v) {
@@ -191,6 +195,7 @@ final class Workloads {
             case SCHBENCH -> new WorkloadSpec.Schbench(i(w.messageThreads()), i(w.workersPerMessageThread()),
                     l(w.requestUs()), i(w.rps()));
             case TRACE -> new WorkloadSpec.Trace(i(w.threads()), segments(w.segments()));
+            case PHASES -> PhaseRules.kind(w);
         };
     }
 

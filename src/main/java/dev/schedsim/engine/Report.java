@@ -48,15 +48,36 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
     }
 
     /**
-     * One trace event: a task's run slice on a CPU ({@code kind} "run", {@code name} workload/task) or a
-     * cgroup's throttled interval on a CPU ({@code kind} "throttled"). Times in µs.
+     * A thread of the trace: its stable pid (1000 + its task id; the idle task of each CPU is pid 0), its
+     * process (tgid: the pid of its workload's first thread), comm (the workload's name as the kernel keeps it:
+     * at most 15 characters, no spaces), the name the report uses (workload/task id), its cgroup and its prio
+     * (120 + nice).
      */
-    public record TraceEvent(String kind, int cpu, String name, String cgroup, long startUs, long durationUs) {
+    public record TraceThread(int pid, int tgid, String comm, String name, String cgroup, int prio) {
     }
 
-    /** The recorded trace (only when the spec asked for one), bounded in size. */
-    public record Trace(List<TraceEvent> events, boolean truncated) {
+    /**
+     * One trace event, recorded when it happened (so in time order): {@code kind} is {@code switch_in} (pid
+     * becomes rq->curr of cpu, leaving whatever ran there; {@code state} "resumed" when it was rq->curr all along
+     * and tasks parked by the 6.18 throttle at their pick ran in between), {@code switch_out} (pid leaves it,
+     * unless it was left already; {@code state} as sched_switch prints prev_state: "R" preempted or parked, "S"
+     * asleep or blocked, "X" exited), {@code waking} (try_to_wake_up() on
+     * the waker's cpu: fromCpu is the task's previous CPU, -1 if it never ran, toCpu the one chosen),
+     * {@code wakeup_new} (a new task on toCpu), {@code migrate} (load balancing moves pid from fromCpu to toCpu,
+     * on cpu's line), {@code throttle} / {@code unthrottle} (cgroup's cfs_rq on cpu starts / ends its throttled
+     * time). Fields that do not apply are -1 or null.
+     */
+    public record TraceEvent(long timeNs, String kind, int cpu, int pid, String state, int fromCpu, int toCpu,
+                             String cgroup) {
+    }
+
+    /**
+     * The recorded trace (only when the spec asked for one), bounded in size: it covers [0, endNs), which is the
+     * run's end or, when {@code truncated}, the time the event budget ran out (nothing after it is recorded).
+     */
+    public record Trace(List<TraceThread> threads, List<TraceEvent> events, boolean truncated, long endNs) {
         public Trace {
+            threads = List.copyOf(threads);
             events = List.copyOf(events);
         }
     }

@@ -2,7 +2,9 @@ package dev.schedsim.report;
 
 import dev.schedsim.api.Submissions;
 import dev.schedsim.security.Clients;
+import dev.schedsim.engine.EngineSpec;
 import dev.schedsim.engine.Report;
+import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.simulation.SimulationJob;
 import dev.schedsim.simulation.SimulationJobs;
 import dev.schedsim.simulation.SimulationPlan;
@@ -11,6 +13,8 @@ import dev.schedsim.simulation.StateConflictException;
 import dev.schedsim.simulation.SimulationRunReport;
 import dev.schedsim.simulation.SimulationRunReports;
 import dev.schedsim.simulation.SimulationStatus;
+import dev.schedsim.trace.ChromeTrace;
+import dev.schedsim.trace.FtraceWriter;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -20,6 +24,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -27,18 +32,17 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code GET /api/v1/simulations/{id}/trace}: the first repetition of each variant as Chrome trace-event JSON
- * (opens in Perfetto UI): one process per variant, a track per CPU with the tasks' run slices, and a track per
- * CPU with the cgroups' throttled intervals. Only for requests that set {@code "trace": true}; the engine bounds
- * the number of events per run.
+ * {@code GET /api/v1/simulations/{id}/trace}: the run's recorded scheduling events, for requests that set
+ * {@code "trace": true} (the engine bounds the number of events per run). {@code format=chrome} (the default):
+ * Chrome trace-event JSON of the first repetition of each variant (dev.schedsim.trace.ChromeTrace).
+ * {@code format=ftrace}: the first repetition of one variant ({@code variant}, by label; the first if not
+ * given) as ftrace text (dev.schedsim.trace.FtraceWriter), which Perfetto opens as CPU scheduling data.
  */
 @RestController
 @Tag(name = "simulations")
 class TraceController {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    /** Throttle tracks come after the CPU tracks. */
-    private static final int THROTTLE_TRACK = 100_000;
 
     private final SimulationJobs jobs;
     private final SimulationRunReports reports;
@@ -53,15 +57,28 @@ class TraceController {
         this.planner = planner;
     }
 
-    @GetMapping(value = "/api/v1/simulations/{id}/trace", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "getSimulationTrace", summary = "Chrome trace-event JSON of the first repetition of each variant (open it in Perfetto UI)",
-            description = "Per-CPU tracks of task run slices and of throttled intervals. Only when the request set "
-                    + "\"trace\": true (404 otherwise); 409 until the simulation has SUCCEEDED.",
+    @GetMapping(value = "/api/v1/simulations/{id}/trace", produces = {MediaType.APPLICATION_JSON_VALUE,
+        MediaType.TEXT_PLAIN_VALUE})
+    @Operation(operationId = "getSimulationTrace", summary = "The run's trace: Chrome trace-event JSON, or ftrace text (open either in Perfetto UI)",
+            description = "format=chrome (default): per-CPU tracks of run slices and per CPU and cgroup tracks of "
+                    + "throttled intervals, one process per variant. format=ftrace: one variant (variant=<label>, "
+                    + "default the first) as the text of /sys/kernel/tracing/trace: sched_switch (prev_state R "
+                    + "preempted, S asleep or blocked, X exited), sched_waking, sched_wakeup(_new), "
+                    + "sched_migrate_task, and throttled intervals as tracing_mark_write markers. Only when the "
+                    + "request set \"trace\": true (404 otherwise); 409 until the simulation has SUCCEEDED.",
             responses = {
                 @ApiResponse(responseCode = "200", description = "The trace"),
+                @ApiResponse(responseCode = "400", description = "Unknown format or variant"),
                 @ApiResponse(responseCode = "404", description = "Unknown simulation, or no trace requested"),
                 @ApiResponse(responseCode = "409", description = "Not finished (or not SUCCEEDED)")})
-    ResponseEntity<String> trace(@Parameter(description = "The simulation id") @PathVariable String id) {
+    ResponseEntity<String> trace(@Parameter(description = "The simulation id") @PathVariable String id,
+                                 @Parameter(description = "chrome (default) or ftrace")
+                                 @RequestParam(defaultValue = "chrome") String format,
+                                 @Parameter(description = "ftrace only: the variant's label (default: the first)")
+                                 @RequestParam(required = false) String variant) {
+        if (!format.equals("chrome") && !format.equals("ftrace")) {
+            throw Submissions.invalid("format", "must be chrome or ftrace, not '" + format + "'");
+        }
         // Like GET /api/v1/simulations/{id}: another client's simulation is not there (404).
         SimulationJob job = jobs.findById(id).filter(j -> clients.sees(j.getOwner()))
                 .orElseThrow(() -> Submissions.notFound("no simulation " + id));
@@ -74,50 +91,55 @@ class TraceController {
             throw Submissions.notFound("simulation " + id + " did not ask for a trace (set \"trace\": true)");
         }
         List<SimulationRunReport> all = reports.findBySimulationIdOrderByRunIndex(id);
+        if (format.equals("ftrace")) {
+            return ftrace(plan, all, variant);
+        }
         ObjectNode doc = NODES.objectNode();
         ArrayNode events = doc.putArray("traceEvents");
         boolean truncated = false;
         for (int v = 0; v < plan.variants().size(); v++) {
-            int index = v * plan.repetitions();
-            SimulationRunReport run = all.stream().filter(r -> r.getRunIndex() == index).findFirst().orElse(null);
-            if (run == null) {
+            Report.Trace trace = trace(plan, all, v);
+            if (trace == null) {
                 continue;
             }
-            Report report = JSON.readValue(run.getReportJson(), Report.class);
-            if (report.trace() == null) {
-                continue;
-            }
-            truncated |= report.trace().truncated();
-            meta(events, "process_name", v, 0, plan.variants().get(v).label());
-            int cpus = plan.variants().get(v).spec().topology().cpuCount();
-            for (int c = 0; c < cpus; c++) {
-                meta(events, "thread_name", v, c, "CPU " + c);
-                meta(events, "thread_name", v, THROTTLE_TRACK + c, "CPU " + c + " throttled");
-            }
-            for (Report.TraceEvent e : report.trace().events()) {
-                ObjectNode n = events.addObject();
-                boolean run1 = e.kind().equals("run");
-                n.put("name", run1 ? e.name() : "throttled " + e.cgroup());
-                n.put("cat", e.kind());
-                n.put("ph", "X");
-                n.put("ts", e.startUs());
-                n.put("dur", e.durationUs());
-                n.put("pid", v);
-                n.put("tid", run1 ? e.cpu() : THROTTLE_TRACK + e.cpu());
-                n.putObject("args").put("cgroup", e.cgroup());
-            }
+            truncated |= trace.truncated();
+            EngineSpec spec = plan.variants().get(v).spec();
+            ChromeTrace.addVariant(events, v, plan.variants().get(v).label(), trace, spec.topology().cpuCount(),
+                    paths(spec));
         }
         doc.put("displayTimeUnit", "ms");
         doc.putObject("otherData").put("simulation", id).put("truncated", truncated);
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(JSON.writeValueAsString(doc));
     }
 
-    private static void meta(ArrayNode events, String what, int pid, int tid, String name) {
-        ObjectNode n = events.addObject();
-        n.put("name", what);
-        n.put("ph", "M");
-        n.put("pid", pid);
-        n.put("tid", tid);
-        n.putObject("args").put("name", name);
+    private ResponseEntity<String> ftrace(SimulationPlan plan, List<SimulationRunReport> all, String label) {
+        int v = 0;
+        if (label != null) {
+            v = -1;
+            for (int i = 0; i < plan.variants().size(); i++) {
+                if (label.equals(plan.variants().get(i).label())) {
+                    v = i;
+                }
+            }
+            if (v < 0) {
+                throw Submissions.invalid("variant", "no variant labelled '" + label + "'; one of "
+                        + plan.variants().stream().map(SimulationPlan.Variant::label).toList());
+            }
+        }
+        Report.Trace trace = trace(plan, all, v);
+        EngineSpec spec = plan.variants().get(v).spec();
+        String text = trace == null ? "" : FtraceWriter.write(trace, spec.topology().cpuCount(), paths(spec));
+        return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).body(text);
+    }
+
+    /** The trace of variant v's first repetition, or null. */
+    private static Report.Trace trace(SimulationPlan plan, List<SimulationRunReport> all, int v) {
+        int index = v * plan.repetitions();
+        SimulationRunReport run = all.stream().filter(r -> r.getRunIndex() == index).findFirst().orElse(null);
+        return run == null ? null : JSON.readValue(run.getReportJson(), Report.class).trace();
+    }
+
+    private static List<String> paths(EngineSpec spec) {
+        return spec.cgroups().stream().map(CgroupSpec::path).toList();
     }
 }

@@ -47,7 +47,7 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         pollInterval = pollInterval == null ? Duration.ofMillis(200) : pollInterval;
         progressInterval = progressInterval == null ? Duration.ofMillis(500) : progressInterval;
         maxQueued = maxQueued == null ? 10_000L : maxQueued;
-        maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(1) : maxBodySize;
+        maxBodySize = maxBodySize == null ? DataSize.ofMegabytes(8) : maxBodySize;
         warmup = warmup == null ? Duration.ofSeconds(15) : warmup;
         claimBatch = claimBatch == null ? Duration.ofMillis(100) : claimBatch;
         shutdownGrace = shutdownGrace == null ? Duration.ofSeconds(10) : shutdownGrace;

@@ -43,7 +43,8 @@ class RequestFuzzTests {
             "\\b(?:java|javax|jakarta|dev\\.schedsim|tools\\.jackson|org\\.(?:spring|hibernate|h2|apache))\\.[a-z]"
                     + "|[A-Za-z]+(?:Exception|Error)\\b|\\$[A-Z][A-Za-z]+Request");
 
-    private static final List<String> SIMULATIONS = List.of(ApiExamples.SIMULATION, ApiExamples.VARIANTS, """
+    private static final List<String> SIMULATIONS = List.of(ApiExamples.SIMULATION, ApiExamples.VARIANTS,
+            ApiExamples.RT_APP, ApiExamples.FTRACE, """
             {"name":"all-types","topology":{"sockets":1,"numaNodesPerSocket":1,"llcsPerNumaNode":1,"coresPerLlc":2,
              "threadsPerCore":2},"kernel":{"profile":"6.1","hz":1000,"features":{"EEVDF":false},
              "bandwidthSliceUs":3000},

@@ -202,7 +202,8 @@ class RequestValidationTests {
     @Test
     void theShippedExamplesAreAcceptedAndSucceed() throws Exception {
         List<String> locations = new ArrayList<>();
-        for (String example : List.of(ApiExamples.SIMULATION, ApiExamples.VARIANTS, ApiExamples.KUBERNETES)) {
+        for (String example : List.of(ApiExamples.SIMULATION, ApiExamples.VARIANTS, ApiExamples.KUBERNETES,
+                ApiExamples.RT_APP, ApiExamples.FTRACE)) {
             MvcResult r = mvc.perform(post("/api/v1/simulations").contentType(MediaType.APPLICATION_JSON)
                     .content(example)).andReturn();
             assertThat(r.getResponse().getStatus()).as(r.getResponse().getContentAsString()).isEqualTo(202);
@@ -219,6 +220,12 @@ class RequestValidationTests {
         JsonNode pod = finished(locations.get(2));
         assertThat(pod.path("status").asString()).as(pod.toString()).isEqualTo("SUCCEEDED");
         assertThat(pod.path("result").path("variants").get(0).path("cadvisor").size()).isEqualTo(6); // / and the pod's five
+        JsonNode rtApp = finished(locations.get(3));
+        assertThat(rtApp.path("status").asString()).as(rtApp.toString()).isEqualTo("SUCCEEDED");
+        assertThat(rtApp.path("result").path("variants").get(0).path("workloads").size()).isEqualTo(3);
+        JsonNode ftrace = finished(locations.get(4));
+        assertThat(ftrace.path("status").asString()).as(ftrace.toString()).isEqualTo("SUCCEEDED");
+        assertThat(ftrace.path("request").path("workloads").get(0).path("cgroup").asString()).isEqualTo("/rec");
     }
 
     /** Polls the simulation at {@code location} until its status is final (bounded by a count). */

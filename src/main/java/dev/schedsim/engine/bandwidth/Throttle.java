@@ -150,6 +150,7 @@ public final class Throttle {
         pelt.updateLoadAvg(cpu);
         fairQueue.dequeueEntities(q.se, cpu, q.hNrRunning, FairQueue.DEQUEUE_SLEEP | FairQueue.DEQUEUE_THROTTLE);
         q.throttledClock = clock.now;
+        recorder.throttle(q.cpu, q.tg, clock.now);
         return true;
     }
 
@@ -181,6 +182,7 @@ public final class Throttle {
         for (CfsRq r = q; r != null; r = r.parent) {
             if (r.throttled && r.throttledClock == 0) {
                 r.throttledClock = clock.now;
+                recorder.throttle(r.cpu, r.tg, clock.now);
             }
         }
     }
@@ -202,7 +204,7 @@ public final class Throttle {
         if (q.throttledClock != 0 || !taskThrottle) {
             long now = clock.now;
             recorder.add(recorder.throttledNs[q.tg.index], q.throttledClock, now);
-            recorder.throttle(q.cpu, q.tg, q.throttledClock, now);
+            recorder.unthrottle(q.cpu, q.tg, now);
             b.throttledTime += now - q.throttledClock;
             q.throttledClock = 0;
         }

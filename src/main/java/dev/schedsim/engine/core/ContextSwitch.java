@@ -6,8 +6,8 @@ import dev.schedsim.engine.stats.Recorder;
 
 /**
  * The one place where a task leaves its CPU's rq->curr — preempted, blocking, sleeping, exiting, parked by the
- * 6.18 throttle or pushed away by active balancing: its switch is counted (p->nvcsw + p->nivcsw), its run slice
- * traced, rq->curr cleared and its run-segment timer cancelled.
+ * 6.18 throttle or pushed away by active balancing: its switch is counted (p->nvcsw + p->nivcsw), traced with the
+ * state sched_switch would print for it, rq->curr cleared and its run-segment timer cancelled.
  */
 public final class ContextSwitch {
     private final SimClock clock;
@@ -22,9 +22,12 @@ public final class ContextSwitch {
         this.recorder = recorder;
     }
 
-    /** {@code p}, rq->curr of {@code cpu}, leaves it; nothing runs there until schedule() picks. */
-    public void switchOut(Cpu cpu, Task p) {
-        switchedOut(cpu, p);
+    /**
+     * {@code p}, rq->curr of {@code cpu}, leaves it in {@code state} (Recorder.PREEMPTED, SLEEPING, DEAD); nothing
+     * runs there until schedule() picks.
+     */
+    public void switchOut(Cpu cpu, Task p, String state) {
+        switchedOut(cpu, p, state);
         rqs.setCurr(cpu, null);
         timers.queue.cancel(timers.runEnd(cpu.id));
     }
@@ -34,11 +37,11 @@ public final class ContextSwitch {
      * run-segment timer).
      */
     void preempted(Cpu cpu, Task p) {
-        switchedOut(cpu, p);
+        switchedOut(cpu, p, Recorder.PREEMPTED);
     }
 
-    private void switchedOut(Cpu cpu, Task p) {
+    private void switchedOut(Cpu cpu, Task p, String state) {
         p.contextSwitches++;
-        recorder.slice(cpu.id, p, cpu.sliceStart, clock.now);
+        recorder.switchOut(cpu.id, p, state, clock.now);
     }
 }

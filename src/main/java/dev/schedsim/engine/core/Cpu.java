@@ -38,8 +38,6 @@ public final class Cpu {
     public long idleSince;
     public long busyNs;
     public long lastBusyStart = -1;
-    /** When the current task's run slice began (trace). */
-    public long sliceStart;
     /** When this CPU's next tick is due. */
     public long nextTick;
 

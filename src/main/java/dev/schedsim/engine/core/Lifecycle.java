@@ -8,6 +8,7 @@ import dev.schedsim.engine.fair.UpdateCurr;
 import dev.schedsim.engine.machine.CacheModel;
 import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.machine.MachineActivity;
+import dev.schedsim.engine.stats.Recorder;
 import dev.schedsim.engine.workload.Action;
 import dev.schedsim.engine.workload.WorkloadRun;
 
@@ -97,7 +98,7 @@ public final class Lifecycle {
         fairQueue.dequeueTask(p, action == Action.EXIT ? FairQueue.DEQUEUE_SLEEP | FairQueue.DEQUEUE_SPECIAL
                 : FairQueue.DEQUEUE_SLEEP);
         fairPick.clearCurr(p);
-        contextSwitch.switchOut(cpu, p);
+        contextSwitch.switchOut(cpu, p, action == Action.EXIT ? Recorder.DEAD : Recorder.SLEEPING);
         handleStop(p, action, cpu.id);
         resched.reschedCurr(cpu);
     }

@@ -8,6 +8,7 @@ import dev.schedsim.engine.fair.UpdateCurr;
 import dev.schedsim.engine.machine.CacheModel;
 import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.stats.Recorder;
 
 /**
  * Moving a task to another CPU for load balancing (kernel/sched/core.c): move_queued_task() for a queued task,
@@ -27,10 +28,11 @@ public final class Migration {
     private final ContextSwitch contextSwitch;
     private final Resched resched;
     private final Counters counters;
+    private final Recorder recorder;
 
     public Migration(SimClock clock, RunQueues rqs, FairQueue fairQueue, FairPick fairPick, Preemption preemption,
                      UpdateCurr updateCurr, Execution execution, LoadTracking pelt, CacheModel cache,
-                     ContextSwitch contextSwitch, Resched resched, Counters counters) {
+                     ContextSwitch contextSwitch, Resched resched, Counters counters, Recorder recorder) {
         this.clock = clock;
         this.rqs = rqs;
         this.fairQueue = fairQueue;
@@ -43,10 +45,12 @@ public final class Migration {
         this.contextSwitch = contextSwitch;
         this.resched = resched;
         this.counters = counters;
+        this.recorder = recorder;
     }
 
     /** move_queued_task() as load balancing does it: dequeue here, enqueue there, check preemption. */
     public void moveQueuedTask(Task p, int dst) {
+        recorder.migrate(p, p.cpu, dst, clock.now);
         fairQueue.dequeueTask(p, 0);
         p.lastDequeueTime = 0;
         p.migrations++;
@@ -62,7 +66,7 @@ public final class Migration {
         pelt.updateLoadAvg(p);
         fairPick.putPrevTaskFair(p);
         p.lastRanNs = clock.now;
-        contextSwitch.switchOut(src, p);
+        contextSwitch.switchOut(src, p, Recorder.PREEMPTED);
         cache.leaveCache(src, p);
         moveQueuedTask(p, dst);
         resched.reschedCurr(src);

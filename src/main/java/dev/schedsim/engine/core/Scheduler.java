@@ -113,7 +113,7 @@ public final class Scheduler {
             if (taskThrottle && prev.se.cfsRq.throttleCount > 0) { // TASK_BASED_THROTTLE
                 // throttle_cfs_rq_work(): the task reached its return to user in a throttled hierarchy.
                 throttle.throttleCfsRqWork(prev);
-                contextSwitch.switchOut(cpu, prev);
+                contextSwitch.switchOut(cpu, prev, Recorder.PREEMPTED);
                 prev = null;
             } else {
                 throttledInPutPrev = fairPick.putPrevTaskFair(prev);
@@ -140,7 +140,8 @@ public final class Scheduler {
         // slept, exited, was parked or pushed away), whose own switch was counted when it left.
         if (next == null) {
             if (prev != null) {
-                contextSwitch.switchOut(cpu, prev);
+                // (put back and nothing to pick: its group was throttled under it)
+                contextSwitch.switchOut(cpu, prev, Recorder.PREEMPTED);
             }
             if (cpu.busy) {
                 counters.contextSwitches++;
@@ -197,7 +198,9 @@ public final class Scheduler {
         }
         cpu.idleExitNs = 0;
         if (cpu.curr != next) {
-            cpu.sliceStart = now;
+            recorder.switchIn(cpu.id, next, now);
+        } else {
+            recorder.resumed(cpu.id, next, now);
         }
         boolean switched = cpu.lastRan != next;
         if (switched) {

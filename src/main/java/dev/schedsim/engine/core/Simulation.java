@@ -131,7 +131,7 @@ public final class Simulation {
         SisCache sisCache = new SisCache(kernel, clock);
         FairQueue fairQueue = new FairQueue(kernel, tunables, clock, rqs, pelt, hooks, throttle, pool, shares,
                 sisCache, updateCurr);
-        FairPick fairPick = new FairPick(kernel, rqs, hooks, throttle, counters, fairQueue);
+        FairPick fairPick = new FairPick(kernel, rqs, hooks, throttle, counters, fairQueue, clock, recorder);
         Preemption preemption = new Preemption(kernel, tunables, rqs, updateCurr, resched, fairQueue);
         throttle.wire(fairQueue, fairPick, updateCurr);
         pool.wire(throttle, updateCurr);
@@ -142,7 +142,7 @@ public final class Simulation {
         this.forkBalance = new ForkBalance(topo);
         ContextSwitch contextSwitch = new ContextSwitch(clock, timers, rqs, recorder);
         Migration migration = new Migration(clock, rqs, fairQueue, fairPick, preemption, updateCurr, execution,
-                pelt, cache, contextSwitch, resched, counters);
+                pelt, cache, contextSwitch, resched, counters, recorder);
         this.balance = new LoadBalance(kernel, hw, topo, cpus, clock, rqs, rd, shared, pelt, execution, migration);
 
         // The core paths.
@@ -151,7 +151,7 @@ public final class Simulation {
                 new Scheduler.Machine(topo, shared, execution, cache, smt, new IdleStates(clock, hw), pelt,
                         recorder, activity));
         this.wakeup = new Wakeup(clock, timers, rnd, cpus, select, sisCache, fairQueue, preemption, counters,
-                kernel.tickNs());
+                kernel.tickNs(), recorder);
         this.lifecycle = new Lifecycle(clock, timers, tasks, cpus, updateCurr, execution, fairQueue, fairPick, cache,
                 contextSwitch, resched, activity);
         this.activity = activity;
@@ -334,9 +334,6 @@ public final class Simulation {
             if (cpu.busy) {
                 cpu.busyNs += now - cpu.lastBusyStart;
                 recorder.add(recorder.busyNs, cpu.lastBusyStart, now);
-            }
-            if (cpu.curr != null) {
-                recorder.slice(cpu.id, cpu.curr, cpu.sliceStart, now);
             }
         }
         double energy = power.finish(smt.coreBusy());

@@ -6,6 +6,7 @@ import dev.schedsim.engine.fair.FairQueue;
 import dev.schedsim.engine.fair.Preemption;
 import dev.schedsim.engine.select.SelectTaskRq;
 import dev.schedsim.engine.select.SisCache;
+import dev.schedsim.engine.stats.Recorder;
 import dev.schedsim.engine.workload.Action;
 import dev.schedsim.engine.workload.ThreadOps;
 import java.util.SplittableRandom;
@@ -27,10 +28,12 @@ public final class Wakeup implements ThreadOps {
     private final Preemption preemption;
     private final Counters counters;
     private final long tickNs;
+    private final Recorder recorder;
     private Lifecycle lifecycle;
 
     public Wakeup(SimClock clock, Timers timers, SplittableRandom random, Cpu[] cpus, SelectTaskRq select,
-                  SisCache sisCache, FairQueue fairQueue, Preemption preemption, Counters counters, long tickNs) {
+                  SisCache sisCache, FairQueue fairQueue, Preemption preemption, Counters counters, long tickNs,
+                  Recorder recorder) {
         this.clock = clock;
         this.timers = timers;
         this.random = random;
@@ -41,6 +44,7 @@ public final class Wakeup implements ThreadOps {
         this.preemption = preemption;
         this.counters = counters;
         this.tickNs = tickNs;
+        this.recorder = recorder;
     }
 
     /** (cycle: a woken task whose program does not run goes back to sleep, blocks or exits) */
@@ -70,6 +74,7 @@ public final class Wakeup implements ThreadOps {
         counters.wakeups++;
         if (p.se.delayed) {
             // ttwu_runnable(): still queued from its sleep (DELAY_DEQUEUE): requeued where it is, no CPU chosen.
+            recorder.waking(p, wakerCpu, p.cpu, p.cpu, clock.now);
             p.setState(TaskState.RUNNABLE);
             p.wakeTime = clock.now;
             sisCache.woken(p); // SIS_CACHE
@@ -79,6 +84,7 @@ public final class Wakeup implements ThreadOps {
         }
         Task waker = cpus[wakerCpu].curr;
         int cpu = select.selectTaskRqFair(p, wakerCpu, waker, sync);
+        recorder.waking(p, wakerCpu, p.cpu, cpu, clock.now);
         if (cpu != p.cpu) {
             p.migrations++;
             counters.migrations++;
@@ -102,6 +108,7 @@ public final class Wakeup implements ThreadOps {
             lifecycle.handleStop(p, a, cpu);
             return;
         }
+        recorder.wakeupNew(p, cpu, clock.now);
         p.setState(TaskState.RUNNABLE);
         fairQueue.enqueueTask(p, cpu, FairQueue.ENQUEUE_INITIAL);
         preemption.checkPreemptWakeupFair(cpus[cpu], p);

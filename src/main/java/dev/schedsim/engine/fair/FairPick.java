@@ -7,8 +7,10 @@ import dev.schedsim.engine.core.Counters;
 import dev.schedsim.engine.core.RunQueues;
 import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.core.TaskState;
+import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.stats.Recorder;
 
 /**
  * The fair class's side of __schedule() (kernel/sched/fair.c): pick_task_fair() down the hierarchy,
@@ -23,9 +25,13 @@ public final class FairPick {
     private final FairQueue fairQueue;
     private final boolean eevdf; // EEVDF
     private final boolean taskThrottle; // TASK_BASED_THROTTLE
+    private final SimClock clock;
+    private final Recorder recorder;
 
     public FairPick(KernelConfig kernel, RunQueues rqs, BandwidthHooks hooks, Throttle throttle, Counters counters,
-                    FairQueue fairQueue) {
+                    FairQueue fairQueue, SimClock clock, Recorder recorder) {
+        this.clock = clock;
+        this.recorder = recorder;
         this.rqs = rqs;
         this.fairQueue = fairQueue;
         this.hooks = hooks;
@@ -84,6 +90,7 @@ public final class FairPick {
     private void parkPicked(Task p) {
         p.contextSwitches++;
         counters.contextSwitches++;
+        recorder.parkedPick(p.cpu, p, clock.now);
         throttle.throttleCfsRqWork(p);
     }
 

@@ -17,7 +17,8 @@ import java.util.List;
 public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int cacheFootprintKb, Kind kind) {
 
     /** A workload type's parameters. */
-    public sealed interface Kind permits CpuBound, Periodic, RequestResponse, Hackbench, Schbench, Trace {
+    public sealed interface Kind permits CpuBound, Periodic, RequestResponse, Hackbench, Schbench, Trace,
+            Phases {
         WorkloadType type();
 
         /** The number of threads the workload creates. */
@@ -168,6 +169,66 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
         }
     }
 
+    /**
+     * Phases (rt-app's thread model): after {@code delayUs}, each thread runs its phases in order, each phase
+     * {@code loop} times its events, the whole list {@code loop} times (-1: until the run ends); every thread
+     * exits at its first event after {@code stopUs} (0: none; rt-app's global.duration).
+     *
+     * @param timers the timers its events use: each per thread, or shared by the workload's threads
+     */
+    public record Phases(int threads, List<Phase> phases, int loop, long delayUs, long stopUs, List<Timer> timers)
+            implements Kind {
+        public Phases {
+            phases = List.copyOf(phases);
+            timers = List.copyOf(timers);
+        }
+
+        @Override
+        public WorkloadType type() {
+            return WorkloadType.PHASES;
+        }
+
+        @Override
+        public int threadCount() {
+            return threads;
+        }
+    }
+
+    /** One phase: its events, {@code loop} times in a row. */
+    public record Phase(int loop, List<Event> events) {
+        public Phase {
+            events = List.copyOf(events);
+        }
+    }
+
+    /** What a phase event does (rt-app's run, runtime, sleep and timer events). */
+    public enum EventKind {
+        /** work at full single-thread speed (rt-app run: a fixed amount of work) */
+        RUN,
+        /** a wall-clock spin, however long the thread waits meanwhile (rt-app runtime) */
+        RUNTIME,
+        /** a relative sleep (rt-app sleep) */
+        SLEEP,
+        /** sleep until the timer's next expiry, {@code us} after its previous one (rt-app timer) */
+        TIMER
+    }
+
+    /** One event: its kind, its length (µs; a timer's period), and for a timer its index in the kind's timers. */
+    public record Event(EventKind kind, long us, int timer) {
+        public Event {
+            if (us < 0) {
+                throw new IllegalArgumentException("event length must be >= 0");
+            }
+        }
+    }
+
+    /**
+     * A timer: {@code perThread} (rt-app's "unique" refs) or shared by the workload's threads; {@code absolute}:
+     * a missed expiry keeps the period's grid, else (relative) the next period starts from now.
+     */
+    public record Timer(boolean perThread, boolean absolute) {
+    }
+
     /** One step of a trace: run (work) or sleep, in µs. */
     public record Segment(boolean run, long us) {
         public Segment {
@@ -267,6 +328,11 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
     public static WorkloadSpec schbench(String name, String cgroup, int messageThreads, int workersPerMessageThread,
                                         long requestUs, int rps) {
         return of(name, cgroup, new Schbench(messageThreads, workersPerMessageThread, requestUs, rps));
+    }
+
+    /** A phases workload. */
+    public static WorkloadSpec phases(String name, String cgroup, Phases kind) {
+        return of(name, cgroup, kind);
     }
 
     /** A trace workload. */

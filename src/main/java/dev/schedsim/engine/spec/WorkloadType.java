@@ -7,7 +7,8 @@ public enum WorkloadType {
     REQUEST_RESPONSE("request-response"),
     HACKBENCH("hackbench"),
     SCHBENCH("schbench"),
-    TRACE("trace");
+    TRACE("trace"),
+    PHASES("phases");
 
     private final String wireName;
 

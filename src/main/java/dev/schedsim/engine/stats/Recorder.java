@@ -4,12 +4,14 @@ import dev.schedsim.engine.Report;
 import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.fair.TaskGroup;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /**
  * What the report plots and the trace export need: time series in fixed buckets (machine occupancy; per
- * cgroup CPU time and throttled time) and, when the spec asks for a trace, a bounded list of run slices and
- * throttle intervals. Intervals are split exactly across bucket boundaries.
+ * cgroup CPU time and throttled time) and, when the spec asks for a trace, a bounded list of scheduling events
+ * (switches, wakeups, migrations, throttle starts and ends) in the order they happened. Intervals are split
+ * exactly across bucket boundaries.
  */
 public final class Recorder {
     /** At most this many buckets per series. */
@@ -30,8 +32,16 @@ public final class Recorder {
     /** Per task group: periods counted throttled (nr_throttled) in each bucket. */
     private final long[][] throttledPeriods;
     private final boolean tracing;
+    /** The pid of the first task; the others follow in task order. */
+    public static final int FIRST_PID = 1000;
     private final List<Report.TraceEvent> events = new ArrayList<>();
+    private final List<Report.TraceThread> threads = new ArrayList<>();
+    /** Tasks already in {@link #threads}, by task id. */
+    private final BitSet traced = new BitSet();
+    /** CPUs where a parked pick ran since the last switch (see {@link #resumed}). */
+    private final BitSet parkedOn = new BitSet();
     private boolean truncated;
+    private long truncatedAtNs;
     /** The bucket {@link #bucketOf} found last, and its start. */
     private int lastBucket;
     private long lastStart;
@@ -123,27 +133,124 @@ public final class Recorder {
         }
     }
 
-    public void slice(int cpu, Task t, long start, long end) {
-        if (!tracing || end <= start) {
-            return;
+    // ------------------------------------------------------------------------------------------------
+    // The trace: what sched_switch, sched_waking/sched_wakeup, sched_migrate_task and the throttle markers of
+    // an ftrace recording would show, recorded as it happens. With tracing off each call returns at once.
+
+    /**
+     * sched_switch prev_state of a preempted task (or one parked by the throttle, or pushed away): "R", as 6.18
+     * prints it for a user task preempted at its return to user, which calls schedule() with preempt false;
+     * "R+" is only for a preemption inside the kernel (src/test/resources/ftrace: 89 R and 1 R+ on this machine).
+     */
+    public static final String PREEMPTED = "R";
+    /** sched_switch prev_state of a task that sleeps or blocks (TASK_INTERRUPTIBLE). */
+    public static final String SLEEPING = "S";
+    /** sched_switch prev_state of an exiting thread (EXIT_DEAD). */
+    public static final String DEAD = "X";
+    /** The state of a switch_in of the task that was rq->curr before tasks parked at their pick ran. */
+    public static final String RESUMED = "resumed";
+
+    /** {@code t} becomes rq->curr of {@code cpu}. */
+    public void switchIn(int cpu, Task t, long now) {
+        if (tracing) {
+            parkedOn.clear(cpu);
+            event(now, "switch_in", cpu, t, null, -1, -1, null);
         }
-        event(new Report.TraceEvent("run", cpu, t.workload.spec.name() + "/" + t.id, t.group.path, start / 1000,
-                (end - start) / 1000));
     }
 
-    public void throttle(int cpu, TaskGroup g, long start, long end) {
-        if (!tracing || end <= start) {
-            return;
+    /** {@code t} leaves rq->curr of {@code cpu} in {@code state} (PREEMPTED, SLEEPING, DEAD). */
+    public void switchOut(int cpu, Task t, String state, long now) {
+        if (tracing) {
+            parkedOn.clear(cpu);
+            event(now, "switch_out", cpu, t, state, -1, -1, null);
         }
-        event(new Report.TraceEvent("throttled", cpu, g.path, g.path, start / 1000, (end - start) / 1000));
     }
 
-    private void event(Report.TraceEvent e) {
+    /**
+     * 6.18: schedule() on {@code cpu} picked {@code t} in a throttled hierarchy, which runs only to its return
+     * to user and is parked there: in and out at once (the task the CPU ran, if any, was switched out for it).
+     */
+    public void parkedPick(int cpu, Task t, long now) {
+        if (tracing) {
+            event(now, "switch_in", cpu, t, null, -1, -1, null);
+            event(now, "switch_out", cpu, t, PREEMPTED, -1, -1, null);
+            parkedOn.set(cpu);
+        }
+    }
+
+    /**
+     * schedule() on {@code cpu} picked rq->curr {@code t} again: no switch, unless tasks parked by that pick
+     * ran in between — then {@code t} comes back in (state "resumed": a switch the kernel makes and traces, but
+     * that the model does not count for it).
+     */
+    public void resumed(int cpu, Task t, long now) {
+        if (tracing && parkedOn.get(cpu)) {
+            parkedOn.clear(cpu);
+            event(now, "switch_in", cpu, t, RESUMED, -1, -1, null);
+        }
+    }
+
+    /** try_to_wake_up() of {@code t} from {@code wakerCpu}: it was last on {@code from}, goes to {@code to}. */
+    public void waking(Task t, int wakerCpu, int from, int to, long now) {
+        if (tracing) {
+            event(now, "waking", wakerCpu, t, null, from, to, null);
+        }
+    }
+
+    /** wake_up_new_task() of {@code t} onto {@code cpu}. */
+    public void wakeupNew(Task t, int cpu, long now) {
+        if (tracing) {
+            event(now, "wakeup_new", cpu, t, null, -1, cpu, null);
+        }
+    }
+
+    /** Load balancing moves {@code t} from {@code from} to {@code to}. */
+    public void migrate(Task t, int from, int to, long now) {
+        if (tracing) {
+            event(now, "migrate", to, t, null, from, to, null);
+        }
+    }
+
+    /** {@code g}'s cfs_rq on {@code cpu} starts its throttled time (throttled_clock is set). */
+    public void throttle(int cpu, TaskGroup g, long now) {
+        if (tracing) {
+            event(now, "throttle", cpu, null, null, -1, -1, g.path);
+        }
+    }
+
+    /** {@code g}'s cfs_rq on {@code cpu} ends its throttled time. */
+    public void unthrottle(int cpu, TaskGroup g, long now) {
+        if (tracing) {
+            event(now, "unthrottle", cpu, null, null, -1, -1, g.path);
+        }
+    }
+
+    private void event(long now, String kind, int cpu, Task t, String state, int from, int to, String cgroup) {
+        if (truncated) {
+            return;
+        }
         if (events.size() >= MAX_TRACE_EVENTS) {
             truncated = true;
+            truncatedAtNs = now;
             return;
         }
-        events.add(e);
+        events.add(new Report.TraceEvent(now, kind, cpu, t == null ? -1 : pid(t), state, from, to, cgroup));
+        if (t != null && !traced.get(t.id)) {
+            traced.set(t.id);
+            threads.add(new Report.TraceThread(pid(t), pid(t.workload.tasks[0]), comm(t.workload.spec.name()),
+                    t.workload.spec.name() + "/" + t.id, t.group.path, 120 + t.nice));
+        }
+    }
+
+    /** A thread's pid in the trace: stable per task, clear of the idle task's 0 and of init's 1. */
+    private static int pid(Task t) {
+        return FIRST_PID + t.id;
+    }
+
+    /** The comm the kernel would keep: TASK_COMM_LEN - 1 characters, and no spaces (ftrace splits on them). */
+    static String comm(String name) {
+        String c = name.replaceAll("[\\s=]", "_");
+        return c.length() <= 15 ? c : c.substring(0, 15);
     }
 
     public Report.TimeSeries timeSeries(TaskGroup[] groups, long endNs) {
@@ -184,8 +291,8 @@ public final class Recorder {
         return new Report.TimeSeries(bucketNs / 1000, busy, cg);
     }
 
-    /** The recorded trace. */
-    public Report.Trace trace() {
-        return new Report.Trace(events, truncated);
+    /** The recorded trace of a run that reached {@code endNs}. */
+    public Report.Trace trace(long endNs) {
+        return new Report.Trace(threads, events, truncated, truncated ? truncatedAtNs : endNs);
     }
 }

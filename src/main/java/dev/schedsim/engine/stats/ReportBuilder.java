@@ -34,7 +34,7 @@ public final class ReportBuilder {
         double overheadPct = overheadPct(r.cpus(), span);
         return new Report(r.nowNs() / 1000, r.events(), cgroups(r.groups()), workloads(r.workloads(), span),
                 cpus(r.cpus(), span, overheadPct, r.energyJ()), scheduler(r, span, ncpu, overheadPct),
-                r.recorder().timeSeries(r.groups(), r.nowNs()), r.trace() ? r.recorder().trace() : null);
+                r.recorder().timeSeries(r.groups(), r.nowNs()), r.trace() ? r.recorder().trace(r.nowNs()) : null);
     }
 
     private static List<Report.CgroupReport> cgroups(TaskGroup[] groups) {

@@ -20,6 +20,8 @@ final class Programs {
             return new SchbenchProgram(run, k);
         } else if (kind instanceof WorkloadSpec.Trace k) {
             return new TraceProgram(run, k);
+        } else if (kind instanceof WorkloadSpec.Phases k) {
+            return new PhasesProgram(run, k);
         }
         throw new IllegalStateException("no program for " + kind);
     }
