@@ -76,8 +76,7 @@ public class AdviceDriver {
     private void fail(String id, String message) {
         try {
             transactions.executeWithoutResult(tx -> advices.findById(id).ifPresent(a -> {
-                a.finish(SimulationStatus.FAILED, null, JSON.writeValueAsString(
-                        java.util.Map.of("title", "Advice failed", "detail", String.valueOf(message))), clock.instant());
+                a.finish(SimulationStatus.FAILED, null, problem(String.valueOf(message)), clock.instant());
                 advices.save(a);
             }));
         } catch (RuntimeException ignored) {

@@ -2,7 +2,6 @@ package dev.schedsim.api;
 
 import dev.schedsim.advice.AdviceSearch;
 import dev.schedsim.advice.AdviceSpec;
-import dev.schedsim.advice.AdviceSteps;
 import dev.schedsim.engine.spec.CgroupSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -228,7 +227,4 @@ class AdviceRules {
             v.add(field, "must be >= 0");
         }
     }
-
-    /** (the label a step gives the request's own setting) */
-    static final String CURRENT = AdviceSteps.CURRENT;
 }

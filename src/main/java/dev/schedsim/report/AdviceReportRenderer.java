@@ -134,40 +134,24 @@ final class AdviceReportRenderer {
         for (String[] r : question()) {
             b.append("| ").append(r[0]).append(" | ").append(r[1].replace("|", "\\|")).append(" |\n");
         }
-        b.append("\n## The answer\n\n").append(md(answerTable()));
+        b.append("\n## The answer\n\n").append(ReportRenderer.mdTable(answerTable()));
         b.append("\n## Every setting tried (").append(answer.steps()).append(" steps")
                 .append(answer.monotone() ? "" : "; not monotone in the quota").append(")\n\n")
-                .append(md(candidateTable()));
+                .append(ReportRenderer.mdTable(candidateTable()));
         b.append("\nThe HTML version of this report (Accept: text/html) plots each figure against the limit.\n");
-        return b.toString();
-    }
-
-    private static String md(List<List<String>> rows) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < rows.size(); i++) {
-            b.append("| ").append(String.join(" | ", rows.get(i))).append(" |\n");
-            if (i == 0) {
-                b.append("|").append("---|".repeat(rows.get(0).size())).append('\n');
-            }
-        }
         return b.toString();
     }
 
     String html() {
         StringBuilder b = new StringBuilder();
         b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(Svg.esc(title()))
-                .append("</title>\n<style>\nbody{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}")
-                .append("table{border-collapse:collapse;margin:8px 0 16px}")
-                .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;font-size:13px}")
-                .append("th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}")
-                .append(".kv td{text-align:left}h2{border-bottom:1px solid #ddd;padding-bottom:4px}")
-                .append("svg{display:block;margin:8px 0}\n</style></head><body>\n<h1>").append(Svg.esc(title()))
+                .append("</title>\n<style>\n").append(ReportRenderer.STYLE).append("</style></head><body>\n<h1>").append(Svg.esc(title()))
                 .append("</h1>\n<p><b>").append(Svg.esc(answer.summary())).append("</b></p>\n<h2>The question</h2>\n")
                 .append("<table class=\"kv\">\n");
         for (String[] r : question()) {
             b.append("<tr><td>").append(Svg.esc(r[0])).append("</td><td>").append(Svg.esc(r[1])).append("</td></tr>\n");
         }
-        b.append("</table>\n<h2>The answer</h2>\n").append(html(answerTable())).append("<h2>The trade-off</h2>\n")
+        b.append("</table>\n<h2>The answer</h2>\n").append(ReportRenderer.htmlTable(answerTable(), true)).append("<h2>The trade-off</h2>\n")
                 .append("<p>Each figure of the objective (worst over the repetitions) against the limit; the "
                         + "objective dashed.</p>\n");
         for (String svg : plots()) {
@@ -175,19 +159,7 @@ final class AdviceReportRenderer {
         }
         b.append("<h2>Every setting tried (").append(answer.steps()).append(" steps")
                 .append(answer.monotone() ? "" : "; not monotone in the quota").append(")</h2>\n")
-                .append(html(candidateTable())).append("</body></html>\n");
+                .append(ReportRenderer.htmlTable(candidateTable(), true)).append("</body></html>\n");
         return b.toString();
-    }
-
-    private static String html(List<List<String>> rows) {
-        StringBuilder b = new StringBuilder("<table>\n");
-        for (int i = 0; i < rows.size(); i++) {
-            b.append("<tr>");
-            for (String c : rows.get(i)) {
-                b.append(i == 0 ? "<th>" : "<td>").append(Svg.esc(c)).append(i == 0 ? "</th>" : "</td>");
-            }
-            b.append("</tr>\n");
-        }
-        return b.append("</table>\n").toString();
     }
 }

@@ -527,7 +527,7 @@ final class ReportRenderer {
         return out;
     }
 
-    private static String mdTable(List<List<String>> rows) {
+    static String mdTable(List<List<String>> rows) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < rows.size(); i++) {
             b.append("| ");
@@ -547,16 +547,18 @@ final class ReportRenderer {
 
     // ---------------------------------------------------------------- HTML
 
+    /** The report pages' style sheet (this one's and the advisor's). */
+    static final String STYLE = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}"
+            + "table{border-collapse:collapse;margin:8px 0 16px}"
+            + "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;font-size:13px}"
+            + "th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}"
+            + "pre{background:#f7f7f7;padding:10px;border:1px solid #ddd;font-size:13px;overflow-x:auto}"
+            + ".kv td{text-align:left}h2{border-bottom:1px solid #ddd;padding-bottom:4px}svg{display:block;margin:8px 0}\n";
+
     String html() {
         StringBuilder b = new StringBuilder();
         b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
-                .append(Svg.esc(title())).append("</title>\n<style>\n")
-                .append("body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}")
-                .append("table{border-collapse:collapse;margin:8px 0 16px}")
-                .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;font-size:13px}")
-                .append("th{background:#f0f0f0}td:first-child,th:first-child{text-align:left}")
-                .append("pre{background:#f7f7f7;padding:10px;border:1px solid #ddd;font-size:13px;overflow-x:auto}")
-                .append(".kv td{text-align:left}h2{border-bottom:1px solid #ddd;padding-bottom:4px}svg{display:block;margin:8px 0}\n")
+                .append(Svg.esc(title())).append("</title>\n<style>\n").append(STYLE)
                 .append("</style></head><body>\n<h1>").append(Svg.esc(title())).append("</h1>\n<h2>Request</h2>\n");
         b.append(htmlTable(prepend(List.of("", ""), summary()), false));
         if (variants.size() > 1) {
@@ -586,7 +588,7 @@ final class ReportRenderer {
         return b.toString();
     }
 
-    private static String htmlTable(List<List<String>> rows, boolean header) {
+    static String htmlTable(List<List<String>> rows, boolean header) {
         StringBuilder b = new StringBuilder(header ? "<table>\n" : "<table class=\"kv\">\n");
         for (int i = 0; i < rows.size(); i++) {
             boolean th = header && i == 0;

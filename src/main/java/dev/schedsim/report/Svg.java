@@ -36,22 +36,8 @@ final class Svg {
         double top = niceCeil(yMax <= 0 ? 1 : yMax);
         int pw = W - LEFT - RIGHT;
         int ph = H - TOP - BOTTOM;
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\" font-family=\"sans-serif\" font-size=\"12\">",
-                W, H, W, H, esc(title)));
-        b.append(String.format(Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>", W, H));
-        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>",
-                LEFT, esc(title)));
-        // y grid and ticks
-        for (int i = 0; i <= 4; i++) {
-            double v = top * i / 4;
-            double y = TOP + ph - ph * i / 4.0;
-            b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>",
-                    LEFT, y, LEFT + pw, y, i == 0 ? "#333333" : "#dddddd"));
-            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT - 6,
-                    y + 4, num(v)));
-        }
+        StringBuilder b = open(title);
+        yGrid(b, top, pw, ph);
         // x ticks in seconds or milliseconds
         boolean seconds = xMaxUs >= 2_000_000;
         double unit = seconds ? 1e6 : 1e3;
@@ -84,6 +70,29 @@ final class Svg {
         legend(b, series.stream().map(Series::label).toList(), LEFT + pw);
         b.append("</svg>");
         return b.toString();
+    }
+
+    /** The chart's frame: the svg element, its white background and its title. */
+    private static StringBuilder open(String title) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                + "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\" font-family=\"sans-serif\" font-size=\"12\">",
+                W, H, W, H, esc(title)));
+        b.append(String.format(Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>", W, H));
+        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>",
+                LEFT, esc(title)));
+        return b;
+    }
+
+    /** Five horizontal grid lines from 0 to {@code top}, with their values. */
+    private static void yGrid(StringBuilder b, double top, int pw, int ph) {
+        for (int i = 0; i <= 4; i++) {
+            double y = TOP + ph - ph * i / 4.0;
+            b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>",
+                    LEFT, y, LEFT + pw, y, i == 0 ? "#333333" : "#dddddd"));
+            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT - 6,
+                    y + 4, num(top * i / 4)));
+        }
     }
 
     /** The series' labels, top right, in their colours. */
@@ -126,20 +135,8 @@ final class Svg {
         double top = niceCeil(yMax <= 0 ? 1 : yMax);
         int pw = W - LEFT - RIGHT;
         int ph = H - TOP - BOTTOM;
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\" font-family=\"sans-serif\" font-size=\"12\">",
-                W, H, W, H, esc(title)));
-        b.append(String.format(Locale.ROOT, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>", W, H));
-        b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>",
-                LEFT, esc(title)));
-        for (int i = 0; i <= 4; i++) {
-            double y = TOP + ph - ph * i / 4.0;
-            b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>",
-                    LEFT, y, LEFT + pw, y, i == 0 ? "#333333" : "#dddddd"));
-            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT - 6,
-                    y + 4, num(top * i / 4)));
-        }
+        StringBuilder b = open(title);
+        yGrid(b, top, pw, ph);
         double step = niceStep(span / 6);
         for (double t = Math.ceil(xMin / step) * step; t <= xMax + 1e-9; t += step) {
             double x = LEFT + pw * ((t - xMin) / span);
