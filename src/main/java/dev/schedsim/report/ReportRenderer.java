@@ -6,7 +6,6 @@ import dev.schedsim.result.ResultJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -26,8 +25,7 @@ final class ReportRenderer {
     private final List<ResultDocument.Variant> variants;
     /** Each variant's cgroups as its run had them (overrides and sweep applied), by label and path. */
     private final Map<String, Map<String, CgroupSpec>> limits;
-    /** Whether any variant ran more than once: only then has the comparison a standard deviation to show. */
-    private final boolean repeated;
+    private final KernelComparison comparison;
 
     /**
      * @param limits each variant's cgroups by label and path, from the request's plan; a variant or cgroup
@@ -41,7 +39,7 @@ final class ReportRenderer {
         this.result = ResultJson.read(resultJson);
         this.variants = result.variants() == null ? List.of() : result.variants();
         this.limits = limits;
-        this.repeated = variants.stream().anyMatch(v -> v.repetitions() > 1);
+        this.comparison = new KernelComparison(variants, list(result.comparison()));
     }
 
     private String title() {
@@ -131,118 +129,10 @@ final class ReportRenderer {
         return copy;
     }
 
-    // ---------------------------------------------------------------- comparison, kernel-posting style
-
-    /** One metric with a {@code [ratio, pct, std]} cell per variant (the baseline first). */
-    private record Line(String metric, List<String> cells) {
-    }
-
-    private List<Line> comparison() {
-        Map<String, Line> lines = new LinkedHashMap<>();
-        for (ResultDocument.ComparisonRow row : rows()) {
-            String metric = row.metric();
-            Line line = lines.get(metric);
-            if (line == null) {
-                line = new Line(metric, new ArrayList<>());
-                line.cells().add(repeated ? cell(1.0, 0.0, row.baselineStdPct()) : cell(1.0, 0.0));
-                lines.put(metric, line);
-            }
-            double base = d(row.baselineMean());
-            double mean = d(row.variantMean());
-            Double ratio = base == 0 ? (mean == 0 ? 1.0 : null) : mean / base;
-            line.cells().add(repeated ? cell(ratio, row.pctImprovement(), row.variantStdPct())
-                    : cell(ratio, row.pctImprovement()));
-        }
-        return new ArrayList<>(lines.values());
-    }
-
-    /** {@code 1.00 [ 0.00]( 4.78)}, {@code 0.99 [ +1.00]( 6.45)}: as seed 002's tables print them. */
-    static String cell(Double ratio, Double pct, Double std) {
-        String s = std != null ? String.format(Locale.ROOT, "%5.2f", std) : "  n/a";
-        return cell(ratio, pct) + "(" + s + ")";
-    }
-
-    /** {@code 0.99 [ +1.00]}: the cell without a standard deviation, for runs that were not repeated. */
-    static String cell(Double ratio, Double pct) {
-        String r = ratio == null ? " n/a" : String.format(Locale.ROOT, "%.2f", ratio);
-        String p;
-        if (pct == null) {
-            p = "   n/a";
-        } else if (Math.abs(pct) < 0.005) {
-            p = "  0.00";
-        } else {
-            p = String.format(Locale.ROOT, "%+6.2f", pct);
-        }
-        return r + " [" + p + "]";
-    }
-
-    /** What a cell of the comparison says, with the standard deviation only where runs were repeated. */
-    private String comparisonLegend() {
-        return "Baseline: " + variants.get(0).label() + ". Each cell is a variant's mean relative to the baseline's "
-                + "(1.00: the same), then [the improvement in %, positive is better"
-                + (repeated ? "](the standard deviation over its repetitions, in % of its mean)"
-                        : "] (one run each: no standard deviation; set repetitions to see the spread)")
-                + ", as kernel patch postings print it. The means themselves follow.";
-    }
-
     /** "Seeds [42], 2 000 ms simulated." */
     private static String variantLine(ResultDocument.Variant v) {
         return (list(v.seeds()).size() == 1 ? "Seed " : "Seeds ") + seeds(v) + ", " + Units.ms(d(v.simulatedUs()))
                 + " simulated.";
-    }
-
-    private String comparisonText() {
-        List<Line> lines = comparison();
-        List<String> header = new ArrayList<>();
-        header.add("metric");
-        for (int v = 0; v < variants.size(); v++) {
-            header.add((v == 0 ? "baseline" : variants.get(v).label()) + (repeated ? "[pct imp](std%)" : "[pct imp]"));
-        }
-        int[] width = new int[header.size()];
-        for (int i = 0; i < width.length; i++) {
-            width[i] = header.get(i).length();
-        }
-        for (Line l : lines) {
-            width[0] = Math.max(width[0], l.metric().length());
-            for (int i = 0; i < l.cells().size(); i++) {
-                width[i + 1] = Math.max(width[i + 1], l.cells().get(i).length());
-            }
-        }
-        StringBuilder b = new StringBuilder();
-        b.append(pad(header, width)).append('\n');
-        for (Line l : lines) {
-            List<String> row = new ArrayList<>();
-            row.add(l.metric());
-            row.addAll(l.cells());
-            b.append(pad(row, width)).append('\n');
-        }
-        return b.toString();
-    }
-
-    private static String pad(List<String> cols, int[] width) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < cols.size(); i++) {
-            String c = cols.get(i);
-            b.append(c).append(" ".repeat(Math.max(0, width[i] - c.length()))).append(i + 1 < cols.size() ? "  " : "");
-        }
-        return b.toString().stripTrailing();
-    }
-
-    private List<List<String>> meansTable() {
-        List<List<String>> rows = new ArrayList<>();
-        List<String> head = new ArrayList<>(List.of("metric"));
-        for (ResultDocument.Variant v : variants) {
-            head.add(v.label());
-        }
-        rows.add(head);
-        Map<String, List<String>> byMetric = new LinkedHashMap<>();
-        for (ResultDocument.ComparisonRow row : rows()) {
-            List<String> r = byMetric.computeIfAbsent(row.metric(),
-                    m -> new ArrayList<>(List.of(m, Units.grouped(d(row.baselineMean())))));
-            r.add(Units.grouped(d(row.variantMean())));
-        }
-        rows.addAll(byMetric.values());
-        return rows;
     }
 
     // ---------------------------------------------------------------- per-variant tables
@@ -377,10 +267,6 @@ final class ReportRenderer {
         return xs == null ? List.of() : xs;
     }
 
-    private List<ResultDocument.ComparisonRow> rows() {
-        return list(result.comparison());
-    }
-
     private static List<ResultDocument.LevelCost> costs(ResultDocument.Variant v) {
         return v.scheduler() == null ? List.of() : list(v.scheduler().newidleCostUs());
     }
@@ -489,8 +375,8 @@ final class ReportRenderer {
         b.append("# ").append(title()).append("\n\n## Request\n\n");
         b.append(mdTable(prepend(List.of("", ""), summary())));
         if (variants.size() > 1) {
-            b.append("\n## Comparison\n\n").append(comparisonLegend()).append("\n\n");
-            b.append("```\n").append(comparisonText()).append("```\n\nMeans:\n\n").append(mdTable(meansTable()));
+            b.append("\n## Comparison\n\n").append(comparison.legend()).append("\n\n");
+            b.append("```\n").append(comparison.text()).append("```\n\nMeans:\n\n").append(mdTable(comparison.means()));
         }
         for (ResultDocument.Variant v : variants) {
             b.append("\n## Variant ").append(v.label()).append("\n\n");
@@ -562,9 +448,9 @@ final class ReportRenderer {
                 .append("</style></head><body>\n<h1>").append(Svg.esc(title())).append("</h1>\n<h2>Request</h2>\n");
         b.append(htmlTable(prepend(List.of("", ""), summary()), false));
         if (variants.size() > 1) {
-            b.append("<h2>Comparison</h2>\n<p>").append(Svg.esc(comparisonLegend())).append("</p>\n<pre>")
-                    .append(Svg.esc(comparisonText())).append("</pre>\n<p>Means:</p>\n")
-                    .append(htmlTable(meansTable(), true));
+            b.append("<h2>Comparison</h2>\n<p>").append(Svg.esc(comparison.legend())).append("</p>\n<pre>")
+                    .append(Svg.esc(comparison.text())).append("</pre>\n<p>Means:</p>\n")
+                    .append(htmlTable(comparison.means(), true));
         }
         b.append("<h2>Plots</h2>\n<p>First repetition of each variant; the variants' plots share their y scale.</p>\n");
         for (ResultDocument.Variant v : variants) {

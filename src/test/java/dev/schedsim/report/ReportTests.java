@@ -96,10 +96,10 @@ class ReportTests {
 
     @Test
     void cellsPrintLikeKernelPostings() {
-        assertThat(ReportRenderer.cell(1.0, 0.0, 4.78)).isEqualTo("1.00 [  0.00]( 4.78)");
-        assertThat(ReportRenderer.cell(0.99, 1.0, 6.45)).isEqualTo("0.99 [ +1.00]( 6.45)");
-        assertThat(ReportRenderer.cell(0.88, 12.0, 22.77)).isEqualTo("0.88 [+12.00](22.77)");
-        assertThat(ReportRenderer.cell(1.11, -11.0, 24.21)).isEqualTo("1.11 [-11.00](24.21)");
-        assertThat(ReportRenderer.cell(null, null, null)).isEqualTo(" n/a [   n/a](  n/a)");
+        assertThat(KernelComparison.cell(1.0, 0.0, 4.78)).isEqualTo("1.00 [  0.00]( 4.78)");
+        assertThat(KernelComparison.cell(0.99, 1.0, 6.45)).isEqualTo("0.99 [ +1.00]( 6.45)");
+        assertThat(KernelComparison.cell(0.88, 12.0, 22.77)).isEqualTo("0.88 [+12.00](22.77)");
+        assertThat(KernelComparison.cell(1.11, -11.0, 24.21)).isEqualTo("1.11 [-11.00](24.21)");
+        assertThat(KernelComparison.cell(null, null, null)).isEqualTo(" n/a [   n/a](  n/a)");
     }
 }
