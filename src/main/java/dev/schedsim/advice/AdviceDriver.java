@@ -162,21 +162,21 @@ public class AdviceDriver {
 
     /** The sized cgroup's cpu.max in the request, "max" when it has none. */
     static String currentCpuMax(AdviceSpec spec) {
-        for (tools.jackson.databind.JsonNode c : spec.request().path("cgroups")) {
-            if (c.path("path").asString().equals(spec.cgroup())) {
-                return c.path("cpuMax").asString("max");
-            }
-        }
-        return "max";
+        return sized(spec).path("cpuMax").asString("max");
     }
 
     private static long currentBurst(AdviceSpec spec) {
+        return sized(spec).path("cpuMaxBurst").asLong(0);
+    }
+
+    /** The sized cgroup's entry in the request (a missing node when the request lists none: not after the rules). */
+    private static tools.jackson.databind.JsonNode sized(AdviceSpec spec) {
         for (tools.jackson.databind.JsonNode c : spec.request().path("cgroups")) {
             if (c.path("path").asString().equals(spec.cgroup())) {
-                return c.path("cpuMaxBurst").asLong(0);
+                return c;
             }
         }
-        return 0;
+        return tools.jackson.databind.node.MissingNode.getInstance();
     }
 
     private static String problem(String detail) {

@@ -131,13 +131,7 @@ class AdviceRules {
                 v.add("search.quotaUs.max", "must be >= min (" + min + ")");
             }
         }
-        long defaultPeriod = CgroupSpec.DEFAULT_PERIOD_US;
-        if (sized != null && sized.cpuMax() != null) {
-            String[] f = sized.cpuMax().trim().split("\\s+");
-            if (f.length == 2 && f[1].matches("[0-9]{1,7}")) {
-                defaultPeriod = Long.parseLong(f[1]);
-            }
-        }
+        long defaultPeriod = CgroupRules.periodOf(sized == null ? null : sized.cpuMax());
         List<Long> periods = s == null || s.periodsUs() == null || s.periodsUs().isEmpty() ? List.of(defaultPeriod)
                 : s.periodsUs();
         for (int i = 0; i < periods.size(); i++) {
@@ -209,8 +203,7 @@ class AdviceRules {
         long podQuota = -1;
         long containerQuota = -1;
         for (SimulationRequest.CgroupRequest c : q.cgroups()) {
-            String[] f = c.cpuMax() == null ? new String[] {"max"} : c.cpuMax().trim().split("\\s+");
-            long quota = f[0].equals("max") ? -1 : Long.parseLong(f[0]);
+            long quota = CgroupRules.quotaOf(c.cpuMax());
             if (c.path().equals(podPath)) {
                 podQuota = quota;
             } else if (c.path().equals(container)) {

@@ -65,7 +65,7 @@ final class CgroupRules {
         }
         long quota = -1;
         long period = CgroupSpec.DEFAULT_PERIOD_US;
-        if (c.cpuMax() != null) {
+        if (c.cpuMax() != null) { // (the checks here; quotaOf and periodOf below read a value that passed them)
             String[] t = c.cpuMax().trim().split("\\s+");
             String syntax = "must be \"QUOTA PERIOD\", \"QUOTA\", \"max PERIOD\" or \"max\", in µs (e.g. \"50000 100000\": half"
                     + " a CPU)";
@@ -138,5 +138,17 @@ final class CgroupRules {
 
     static int depth(String path) {
         return "/".equals(path) ? 0 : (int) path.chars().filter(ch -> ch == '/').count();
+    }
+
+    /** The quota of a cpuMax that passed {@link CgroupRules}' checks, µs; -1 for max (or none, or unreadable). */
+    static long quotaOf(String cpuMax) {
+        String[] t = cpuMax == null ? new String[] {"max"} : cpuMax.trim().split("\\s+");
+        return t[0].matches("[0-9]{1,18}") ? Long.parseLong(t[0]) : -1;
+    }
+
+    /** The period of a cpuMax, µs: its second number, else the kernel's default (a lone quota keeps it). */
+    static long periodOf(String cpuMax) {
+        String[] t = cpuMax == null ? new String[0] : cpuMax.trim().split("\\s+");
+        return t.length == 2 && t[1].matches("[0-9]{1,7}") ? Long.parseLong(t[1]) : CgroupSpec.DEFAULT_PERIOD_US;
     }
 }

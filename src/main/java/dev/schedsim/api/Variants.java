@@ -60,8 +60,7 @@ final class Variants {
             v.add("sweep.quotaUs", "needs 0 < from <= to and step > 0");
             return out;
         }
-        String[] was = base.cpuMax().trim().split("\\s+");
-        long basePeriod = was.length == 2 ? Long.parseLong(was[1]) : dev.schedsim.engine.spec.CgroupSpec.DEFAULT_PERIOD_US;
+        long basePeriod = CgroupRules.periodOf(base.cpuMax());
         List<Long> periods = s.periodsUs() == null || s.periodsUs().isEmpty() ? List.of(basePeriod) : s.periodsUs();
         List<Long> bursts = s.burstsUs() == null || s.burstsUs().isEmpty() ? List.of(base.cpuMaxBurst())
                 : s.burstsUs();

@@ -100,7 +100,7 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
      *                         or did not finish in time
      * @param throughputPerSec completed units per simulated second (cpu-bound: CPU-seconds of work done,
      *                         periodic: cycles, request-response: transactions, hackbench: messages,
-     *                         schbench: requests, trace: segments)
+     *                         schbench: requests, trace: segments, phases: phase iterations)
      * @param requestLatencyUs schbench with {@code rps} only (else null): the latency schbench -R prints, a
      *                         request's completion time minus its queueing time minus its CPU time
      */

@@ -23,9 +23,8 @@ final class CgroupVerdict {
         if (c.quotaUs() < 0) {
             return "no limit (cpu.max max), cpu.weight " + c.weight();
         }
-        String s = Units.cpus((double) c.quotaUs() / c.periodUs()) + " (cpu.max " + c.quotaUs() + " " + c.periodUs()
+        return Units.cpus((double) c.quotaUs() / c.periodUs()) + " (cpu.max " + c.quotaUs() + " " + c.periodUs()
                 + (c.burstUs() > 0 ? ", cpu.max.burst " + c.burstUs() : "") + ")";
-        return s;
     }
 
     /**

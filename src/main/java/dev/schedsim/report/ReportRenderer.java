@@ -217,6 +217,7 @@ final class ReportRenderer {
             case "hackbench" -> " messages/s";
             case "schbench" -> " requests/s";
             case "trace" -> " segments/s";
+            case "phases" -> " iterations/s";
             default -> " /s";
         };
         return Units.grouped(w.throughputPerSec()) + unit;

@@ -30,6 +30,20 @@ class AdviceRulesTests {
         assertThat(p.otherQuotaUs()).isEqualTo(10_000);
     }
 
+    /** One reader of an accepted cpuMax for the advisor and the sweep: every form cpu.max takes. */
+    @Test
+    void cpuMaxReadsAsTheKernelTakesIt() {
+        assertThat(CgroupRules.quotaOf("50000 100000")).isEqualTo(50_000);
+        assertThat(CgroupRules.periodOf("50000 100000")).isEqualTo(100_000);
+        assertThat(CgroupRules.quotaOf("20000")).isEqualTo(20_000);
+        assertThat(CgroupRules.periodOf("20000")).isEqualTo(100_000);
+        assertThat(CgroupRules.quotaOf("max 50000")).isEqualTo(-1);
+        assertThat(CgroupRules.periodOf("max 50000")).isEqualTo(50_000);
+        assertThat(CgroupRules.quotaOf("max")).isEqualTo(-1);
+        assertThat(CgroupRules.quotaOf(null)).isEqualTo(-1);
+        assertThat(CgroupRules.periodOf(null)).isEqualTo(100_000);
+    }
+
     @Test
     void anUnlimitedPodCgroupIsLeftAlone() {
         assertThat(AdviceRules.podLimit(pod("max", "50000 100000", "max"), "/kubepods/pod0/web")).isNull();
