@@ -10,7 +10,8 @@ and gcc; run it as `flock /work/kernel.lock flock /work/ports.lock scripts/repla
 other load changes what the real threads get and how late they run.
 
 usage: scripts/replay-compare.py [DURATION_MS [GROUP...]]   (default 1000 ms, "periodic,2,2000,3000" "busy,1";
-       RC_SAVE=FILE keeps the recording)
+       RC_SAVE=FILE keeps the recording and latbench's counters (FILE.own.json); RC_LOAD=FILE replays a kept one
+       without recording)
 """
 import gzip
 import json
@@ -149,10 +150,19 @@ def simulate(text, span_ns):
 def main():
     ms = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     groups = sys.argv[2:] or ["periodic,2,2000,3000", "busy,1"]
-    text, own = record(ms, groups)
+    if os.environ.get("RC_LOAD"):
+        # a recording kept by RC_SAVE: the import can be re-run on it without the kernel (or a quiet machine)
+        with open(os.environ["RC_LOAD"]) as f:
+            text = f.read()
+        with open(os.environ["RC_LOAD"] + ".own.json") as f:
+            own = {int(k): v for k, v in json.load(f).items()}
+    else:
+        text, own = record(ms, groups)
     if os.environ.get("RC_SAVE"):
         with open(os.environ["RC_SAVE"], "w") as f:
             f.write(text)
+        with open(os.environ["RC_SAVE"] + ".own.json", "w") as f:
+            json.dump(own, f)
     real, span = real_stats(text)
     job = simulate(text, span)
     if job["status"] != "SUCCEEDED":
