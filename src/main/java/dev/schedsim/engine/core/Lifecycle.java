@@ -74,19 +74,24 @@ public final class Lifecycle {
         if (p == null) {
             return;
         }
-        updateCurr.updateCurr(cpu);
         execution.updateWork(cpu);
         if (!Execution.segmentOver(p, clock.now)) {
-            // Overhead charged since the segment end was armed delayed it.
+            // Overhead charged since the segment end was armed delayed it. The program is still computing in user
+            // space: the kernel runs no update_curr() here, so neither does the model (one here would end a slice
+            // or find a quota gone at a moment the kernel does not look, and park the task mid-run).
             execution.armRunEnd(cpu);
             return;
         }
+        if (System.getProperty("ssv1") != null) updateCurr.updateCurr(cpu);
         Action a = p.workload.next(p);
         if (a == Action.RUN) {
+            // The next segment follows in user space, without entering the kernel.
             execution.startSpin(cpu, p);
             execution.armRunEnd(cpu);
             return;
         }
+        // The program enters the kernel to sleep, block or exit: dequeue_task_fair()'s update_curr().
+        if (System.getProperty("ssv1") == null) updateCurr.updateCurr(cpu);
         leaveCpu(cpu, p, a);
     }
 

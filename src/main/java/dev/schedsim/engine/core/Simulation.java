@@ -12,6 +12,7 @@ import dev.schedsim.engine.bandwidth.Throttle;
 import dev.schedsim.engine.event.EventQueue;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
+import dev.schedsim.engine.fair.Entity;
 import dev.schedsim.engine.fair.FairPick;
 import dev.schedsim.engine.fair.FairQueue;
 import dev.schedsim.engine.fair.GroupShares;
@@ -102,7 +103,7 @@ public final class Simulation {
             threads += b.threads();
         }
         this.timers = new Timers(ncpu, threads, spec.cgroups().size());
-        this.groups = taskGroups(spec, ncpu);
+        this.groups = taskGroups(spec, ncpu, tunables.baseSliceNs());
         this.cpus = new Cpu[ncpu];
         for (int c = 0; c < ncpu; c++) {
             cpus[c] = new Cpu(c, topo.coreOf(c), groups[0].rq[c]);
@@ -160,14 +161,25 @@ public final class Simulation {
         this.workloads = workloads(spec, tunables, ncpu, hw.noise(), activity);
     }
 
-    /** The task groups of the spec's cgroups, parents first. */
-    private static TaskGroup[] taskGroups(EngineSpec spec, int ncpu) {
+    /**
+     * The task groups of the spec's cgroups, parents first. A group entity's slice is the smallest slice queued
+     * below it: enqueue_task_fair() sets se->slice = cfs_rq_min_slice() of its queue on every enqueue (6.12,
+     * aef6987d8954; 6.6-6.11 update_deadline() set sysctl_sched_base_slice). Every task here has the base slice,
+     * so every group entity has it too, and it is given once. (It was 0: a group's deadline was its vruntime, so
+     * a running group always had the earliest deadline and won every wakeup pick.)
+     */
+    private static TaskGroup[] taskGroups(EngineSpec spec, int ncpu, long baseSliceNs) {
         TaskGroup[] out = new TaskGroup[spec.cgroups().size()];
         Map<String, TaskGroup> byPath = new HashMap<>();
         for (int i = 0; i < out.length; i++) {
             CgroupSpec c = spec.cgroups().get(i);
             TaskGroup parent = c.parentPath() == null ? null : byPath.get(c.parentPath());
             out[i] = new TaskGroup(i, c.path(), parent, c.weight(), ncpu);
+            for (Entity se : out[i].se) {
+                if (se != null) {
+                    se.slice = baseSliceNs;
+                }
+            }
             byPath.put(c.path(), out[i]);
         }
         return out;
