@@ -268,6 +268,9 @@ class ScenarioLibraryTests {
         print("k8s-low-usage-throttling", String.format("throttled in %.0f of %.0f periods (%.0f %%), usage %.0f %% "
                 + "of the quota", throttled, periods, throttled / periods * 100, quotaShare * 100));
         assertThat(throttled / periods).isGreaterThanOrEqualTo(0.25);
-        assertThat(quotaShare).isLessThan(1.0);
+        // "At or below the limit": a quota found gone at the next update_curr() is overrun until then and repaid
+        // the next period, the last period's never; the kernel's own usage here is 1 204 ms of 1 200
+        // (demand-eq-quota in src/test/resources/validation/cases-schedsim.json).
+        assertThat(quotaShare).isLessThan(1.005);
     }
 }
