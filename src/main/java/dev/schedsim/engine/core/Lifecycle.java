@@ -1,7 +1,6 @@
 package dev.schedsim.engine.core;
 
 import dev.schedsim.engine.event.SimClock;
-import dev.schedsim.engine.event.Timers;
 import dev.schedsim.engine.fair.FairPick;
 import dev.schedsim.engine.fair.FairQueue;
 import dev.schedsim.engine.fair.UpdateCurr;
@@ -19,7 +18,7 @@ import dev.schedsim.engine.workload.WorkloadRun;
  */
 public final class Lifecycle {
     private final SimClock clock;
-    private final Timers timers;
+    private final HrtimerBases hrtimers;
     private final Task[] tasks;
     private final Cpu[] cpus;
     private final UpdateCurr updateCurr;
@@ -33,12 +32,12 @@ public final class Lifecycle {
     private int finiteLeft;
     private boolean allFinite;
 
-    public Lifecycle(SimClock clock, Timers timers, Task[] tasks, Cpu[] cpus, UpdateCurr updateCurr,
+    public Lifecycle(SimClock clock, HrtimerBases hrtimers, Task[] tasks, Cpu[] cpus, UpdateCurr updateCurr,
                      Execution execution, FairQueue fairQueue, FairPick fairPick, CacheModel cache,
                      ContextSwitch contextSwitch, Resched resched, MachineActivity activity) {
         this.activity = activity;
         this.clock = clock;
-        this.timers = timers;
+        this.hrtimers = hrtimers;
         this.tasks = tasks;
         this.cpus = cpus;
         this.updateCurr = updateCurr;
@@ -113,8 +112,7 @@ public final class Lifecycle {
         switch (action) {
             case SLEEP:
                 p.setState(TaskState.SLEEPING);
-                timers.queue.arm(timers.task(p.id), clock.now + p.sleepNs + activity.timerLateness(),
-                        Timers.PRIO_TASK);
+                hrtimers.arm(p, cpu, activity.timerLateness());
                 break;
             case BLOCK:
                 p.setState(TaskState.BLOCKED);
@@ -154,7 +152,7 @@ public final class Lifecycle {
                 case DONE:
                     break;
                 default:
-                    timers.queue.cancel(timers.task(p.id));
+                    hrtimers.cancel(p);
                     if (p.se.delayed) {
                         fairQueue.dequeueDelayed(p.se, cpus[p.cpu]); // task_dead_fair()
                     }

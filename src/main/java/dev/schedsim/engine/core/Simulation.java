@@ -83,6 +83,7 @@ public final class Simulation {
     private final LoadBalance balance;
     private final Scheduler scheduler;
     private final Wakeup wakeup;
+    private final HrtimerBases hrtimers;
     private final Lifecycle lifecycle;
     private final Tick tick;
     private final MachineActivity activity;
@@ -151,9 +152,10 @@ public final class Simulation {
                 new Scheduler.Paths(rqs, contextSwitch, counters, updateCurr, fairPick, throttle, balance.newidle()),
                 new Scheduler.Machine(topo, shared, execution, cache, smt, new IdleStates(clock, hw), pelt,
                         recorder, activity));
-        this.wakeup = new Wakeup(clock, timers, rnd, cpus, select, sisCache, fairQueue, preemption, counters,
+        this.hrtimers = new HrtimerBases(clock, timers, ncpu);
+        this.wakeup = new Wakeup(clock, hrtimers, rnd, cpus, select, sisCache, fairQueue, preemption, counters,
                 kernel.tickNs(), recorder);
-        this.lifecycle = new Lifecycle(clock, timers, tasks, cpus, updateCurr, execution, fairQueue, fairPick, cache,
+        this.lifecycle = new Lifecycle(clock, hrtimers, tasks, cpus, updateCurr, execution, fairQueue, fairPick, cache,
                 contextSwitch, resched, activity);
         this.activity = activity;
         wakeup.wire(lifecycle);
@@ -310,6 +312,7 @@ public final class Simulation {
     private void dispatch(int slot) {
         if (slot < timers.runEndBase) {
             tick.schedTick(cpus[slot]);
+            hrtimerRunQueues(slot);
         } else if (slot < timers.idleExitBase) {
             lifecycle.segmentDone(cpus[slot - timers.runEndBase]);
         } else if (slot < timers.taskBase) {
@@ -317,7 +320,9 @@ public final class Simulation {
         } else if (slot < timers.groupBase) {
             Task task = tasks[slot - timers.taskBase];
             if (task.is(TaskState.SLEEPING)) {
-                wakeup.tryToWakeUp(task, task.cpu, false);
+                int cpu = task.cpu;
+                wakeup.tryToWakeUp(task, cpu, false);
+                hrtimerRunQueues(cpu);
             } else if (task.is(TaskState.NEW)) {
                 wakeup.wakeUpNewTask(task, task.cpu);
             }
@@ -332,6 +337,17 @@ public final class Simulation {
             activity.irq(cpus[slot - timers.irqBase], clock.now);
         } else {
             lifecycle.stopAll();
+        }
+    }
+
+    /**
+     * The rest of __hrtimer_run_queues() after an hrtimer of {@code cpu} fired (the tick, a sleep): the sleeps whose
+     * soft expiry has passed end now, in the order of their hard expiry ({@link HrtimerBases}).
+     */
+    private void hrtimerRunQueues(int cpu) {
+        Task p;
+        while ((p = hrtimers.nextExpired(cpu)) != null) {
+            wakeup.tryToWakeUp(p, cpu, false);
         }
     }
 

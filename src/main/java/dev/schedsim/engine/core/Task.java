@@ -44,6 +44,12 @@ public final class Task implements SimThread {
     public long spinUntil = -1;
     /** The length of the sleep its program asked for. */
     public long sleepNs;
+    /** The slack of the sleep asked for last (part of {@link #sleepNs}). */
+    public long sleepSlackNs;
+    /** The armed sleep's hrtimer: soft and hard expiry, and the CPU whose hrtimer base holds it (-1: none). */
+    public long timerSoftNs;
+    public long timerHardNs;
+    public int timerCpu = -1;
     /** Time of the pending wakeup (for wakeup latency), or -1. */
     public long wakeTime = -1;
     /** A wake that arrived before the task blocked (like a pipe with a byte in it). */
@@ -136,7 +142,13 @@ public final class Task implements SimThread {
 
     @Override
     public Action sleep(long ns) {
-        sleepNs = ns;
+        return sleep(ns, 0);
+    }
+
+    @Override
+    public Action sleep(long ns, long slackNs) {
+        sleepNs = ns + slackNs;
+        sleepSlackNs = slackNs;
         return Action.SLEEP;
     }
 

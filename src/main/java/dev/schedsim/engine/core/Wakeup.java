@@ -1,7 +1,6 @@
 package dev.schedsim.engine.core;
 
 import dev.schedsim.engine.event.SimClock;
-import dev.schedsim.engine.event.Timers;
 import dev.schedsim.engine.fair.FairQueue;
 import dev.schedsim.engine.fair.Preemption;
 import dev.schedsim.engine.select.SelectTaskRq;
@@ -19,7 +18,7 @@ import java.util.SplittableRandom;
  */
 public final class Wakeup implements ThreadOps {
     private final SimClock clock;
-    private final Timers timers;
+    private final HrtimerBases hrtimers;
     private final SplittableRandom random;
     private final Cpu[] cpus;
     private final SelectTaskRq select;
@@ -31,11 +30,11 @@ public final class Wakeup implements ThreadOps {
     private final Recorder recorder;
     private Lifecycle lifecycle;
 
-    public Wakeup(SimClock clock, Timers timers, SplittableRandom random, Cpu[] cpus, SelectTaskRq select,
+    public Wakeup(SimClock clock, HrtimerBases hrtimers, SplittableRandom random, Cpu[] cpus, SelectTaskRq select,
                   SisCache sisCache, FairQueue fairQueue, Preemption preemption, Counters counters, long tickNs,
                   Recorder recorder) {
         this.clock = clock;
-        this.timers = timers;
+        this.hrtimers = hrtimers;
         this.random = random;
         this.cpus = cpus;
         this.select = select;
@@ -64,7 +63,7 @@ public final class Wakeup implements ThreadOps {
             }
             return;
         }
-        timers.queue.cancel(timers.task(p.id));
+        hrtimers.cancel(p);
         Action a = p.workload.next(p);
         if (a != Action.RUN) {
             lifecycle.handleStop(p, a, p.cpu);

@@ -38,7 +38,7 @@ final class PeriodicProgram extends Program {
             running[self] = true;
             return t.run(jitter(t, runNs));
         }
-        return t.sleep(jitter(t, sleepNs) + TIMER_SLACK_NS);
+        return t.sleep(jitter(t, sleepNs), TIMER_SLACK_NS);
     }
 
     private long jitter(SimThread t, long ns) {

@@ -57,7 +57,7 @@ final class PhasesProgram extends Program {
         if (!started[self]) {
             started[self] = true;
             if (delayNs > 0) {
-                return t.sleep(delayNs + TIMER_SLACK_NS);
+                return t.sleep(delayNs, TIMER_SLACK_NS);
             }
         }
         // (each pass takes an event; a timer already expired takes none, but moves its expiry past now)
@@ -82,13 +82,13 @@ final class PhasesProgram extends Program {
                     break;
                 case SLEEP:
                     if (ns > 0) {
-                        return t.sleep(ns + TIMER_SLACK_NS);
+                        return t.sleep(ns, TIMER_SLACK_NS);
                     }
                     break;
                 default:
                     long wait = timer(self, e, t.now());
                     if (wait > 0) {
-                        return t.sleep(wait + TIMER_SLACK_NS);
+                        return t.sleep(wait, TIMER_SLACK_NS);
                     }
                     break;
             }

@@ -91,7 +91,7 @@ public final class SchbenchProgram extends Program {
             queueRequest(w, t.now());
             t.wake(w, false);
         }
-        return t.sleep(1_000_000_000L / wakeupsRequired + TIMER_SLACK_NS);
+        return t.sleep(1_000_000_000L / wakeupsRequired, TIMER_SLACK_NS);
     }
 
     private Action worker(int self, SimThread t) {

@@ -22,8 +22,15 @@ public interface SimThread {
      */
     Action spin(long ns);
 
-    /** Next, sleep {@code ns} on a timer (a program adds the timer slack itself). */
+    /** Next, sleep {@code ns} on a timer with no slack. */
     Action sleep(long ns);
+
+    /**
+     * Next, sleep {@code ns} on an hrtimer with {@code slackNs} of slack (hrtimer_start_range_ns(): soft expiry at
+     * {@code ns}, hard at {@code ns + slackNs}): it ends at the hard expiry, or earlier when another hrtimer of its
+     * CPU (the tick, another sleeper) fires past its soft expiry (__hrtimer_run_queues()).
+     */
+    Action sleep(long ns, long slackNs);
 
     /** The simulated time, ns. */
     long now();

@@ -30,6 +30,6 @@ final class TraceProgram extends Program {
         if (s.run()) {
             return t.run(s.us() * 1000);
         }
-        return s.us() == 0 ? step(self, t) : t.sleep(s.us() * 1000 + TIMER_SLACK_NS);
+        return s.us() == 0 ? step(self, t) : t.sleep(s.us() * 1000, TIMER_SLACK_NS);
     }
 }
