@@ -1,10 +1,7 @@
 package dev.schedsim.api;
 
 import dev.schedsim.advice.Advice;
-import dev.schedsim.advice.AdviceAnswer;
 import dev.schedsim.advice.AdviceDriver;
-import dev.schedsim.advice.AdviceSearch;
-import dev.schedsim.advice.AdviceSpec;
 import dev.schedsim.advice.Advices;
 import dev.schedsim.security.Clients;
 import dev.schedsim.simulation.Durability;
@@ -18,10 +15,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
-import java.net.URI;
-import java.time.Clock;
-import java.util.UUID;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -42,21 +35,19 @@ class AdviceController {
 
     private final Advices advices;
     private final AdviceDriver driver;
-    private final AdviceRules rules;
+    private final AdviceSubmissions submissions;
     private final RequestReader reader;
     private final Durability durability;
-    private final Clock clock;
     private final Clients clients;
 
-    AdviceController(Advices advices, AdviceDriver driver, AdviceRules rules, RequestReader reader,
-                     Durability durability, Clock clock, Clients clients) {
+    AdviceController(Advices advices, AdviceDriver driver, AdviceSubmissions submissions, RequestReader reader,
+                     Durability durability, Clients clients) {
         this.clients = clients;
         this.advices = advices;
         this.driver = driver;
-        this.rules = rules;
+        this.submissions = submissions;
         this.reader = reader;
         this.durability = durability;
-        this.clock = clock;
     }
 
     @PostMapping
@@ -67,22 +58,19 @@ class AdviceController {
                     + "progress and, once SUCCEEDED, recommendation, current, bracket and candidates.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
                     schema = @Schema(implementation = AdviceRequest.class),
-                    examples = @ExampleObject(name = "throttled service", value = ApiExamples.ADVICE))),
+                    examples = {
+                        @ExampleObject(name = "throttled service", value = ApiExamples.ADVICE),
+                        @ExampleObject(name = "advice-burstable-pod", summary = "scenario: a Burstable pod "
+                                + "throttled at low usage", value = ApiExamples.ADVICE_BURSTABLE_POD),
+                        @ExampleObject(name = "advice-latency-burst", summary = "scenario: bursts where "
+                                + "cpu.max.burst is the answer", value = ApiExamples.ADVICE_LATENCY_BURST)})),
             responses = {
                 @ApiResponse(responseCode = "202", description = "Accepted; Location names the advice"),
                 @ApiResponse(responseCode = "400", description = "Malformed JSON or invalid fields"),
                 @ApiResponse(responseCode = "413", description = "Body above schedsim.max-body-size"),
                 @ApiResponse(responseCode = "422", description = "The grid or the request beyond schedsim.limits.*")})
     ResponseEntity<AdviceView> submit(HttpServletRequest http) {
-        AdviceRequest r = reader.read(reader.body(http), AdviceRequest.class);
-        AdviceSpec spec = rules.accept(r);
-        String id = UUID.randomUUID().toString();
-        Advice a = new Advice(id, spec.name(), clock.instant(), reader.mapper().writeValueAsString(spec),
-                AdviceDriver.startState(spec), clients.owner());
-        advices.saveAndFlush(a);
-        durability.flush();
-        return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/api/v1/advice/" + id))
-                .body(view(a));
+        return submissions.accept(reader.body(http));
     }
 
     @GetMapping("/{id}")
@@ -120,14 +108,6 @@ class AdviceController {
     }
 
     AdviceView view(Advice a) {
-        AdviceAnswer answer = a.getAnswerJson() == null ? null
-                : reader.mapper().readValue(a.getAnswerJson(), AdviceAnswer.class);
-        AdviceSearch.State s = reader.mapper().readValue(a.getStateJson(), AdviceSearch.State.class);
-        return new AdviceView(a.getId(), a.getName(), a.getStatus(), a.getCreatedAt(), a.getFinishedAt(),
-                a.getProgress(), s.step(), a.getSimulationId(),
-                answer == null ? null : answer.summary(), answer == null ? null : answer.recommendation(),
-                answer == null ? null : answer.current(), answer == null ? null : answer.bracket(),
-                answer == null ? null : answer.monotone(), answer == null ? null : answer.candidates(),
-                a.getRequestJson(), a.getErrorJson());
+        return AdviceView.of(a, reader);
     }
 }

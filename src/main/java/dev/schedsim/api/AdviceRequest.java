@@ -17,6 +17,8 @@ record AdviceRequest(
                 + "whose limits.cpu is sought; the pod cgroup's limit follows the container's when the kubelet "
                 + "sets one") Kubernetes kubernetes,
         @Schema(description = "with kubernetes: the simulated time per run, ms (default 10000)") Long durationMs,
+        @Schema(description = "with kubernetes: the seed of the first repetition (default 42); repetition i uses "
+                + "seed + i") Long seed,
         @Schema(description = "the cgroup whose cpu.max (and cpu.max.burst) is sought, one of the request's",
                 example = "/web") String cgroup,
         @Schema(description = "the workload the latency and completion objectives are about (by name)",

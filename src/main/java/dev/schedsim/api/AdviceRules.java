@@ -64,6 +64,14 @@ class AdviceRules {
             v.add("request", "required: the simulation request to size, as for POST /api/v1/simulations (or "
                     + "kubernetes: a pod)");
             v.throwIfAny();
+        } else {
+            // (the pod's own fields: a request carries its own, which these would silently not override)
+            if (r.durationMs() != null) {
+                v.add("durationMs", "with request, give request.durationMs (durationMs is for kubernetes)");
+            }
+            if (r.seed() != null) {
+                v.add("seed", "with request, give request.seed (seed is for kubernetes)");
+            }
         }
         if (q.variants() != null && !q.variants().isEmpty()) {
             v.add("request.variants", "the advisor makes the variants (one per setting): leave them out");
@@ -188,7 +196,7 @@ class AdviceRules {
     private SimulationRequest pod(AdviceRequest r) {
         AdviceRequest.Kubernetes k = r.kubernetes();
         SimulationRequest q = new SimulationRequest(r.name(), null, null, null, null,
-                r.durationMs() == null ? DEFAULT_POD_DURATION_MS : r.durationMs(), null, null, null, null, null,
+                r.durationMs() == null ? DEFAULT_POD_DURATION_MS : r.durationMs(), r.seed(), null, null, null, null,
                 new SimulationRequest.KubernetesRequest(k.pod(), k.topology(), k.workloads(), k.runtime(),
                         k.cpuCFSQuotaPeriod()), null);
         return validator.accept(q).request();

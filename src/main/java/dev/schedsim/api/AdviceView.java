@@ -2,7 +2,9 @@ package dev.schedsim.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import dev.schedsim.advice.Advice;
 import dev.schedsim.advice.AdviceAnswer;
+import dev.schedsim.advice.AdviceSearch;
 import dev.schedsim.simulation.SimulationStatus;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
@@ -22,4 +24,17 @@ record AdviceView(String id, String name, SimulationStatus status, Instant creat
                   @Schema(description = "every setting tried, by period, burst and quota") List<AdviceAnswer.Candidate> candidates,
                   @Schema(description = "the accepted advice request") @JsonRawValue String request,
                   @JsonRawValue String error) {
+
+    /** The advice as its row stands: the answer once SUCCEEDED, the steps from its search state. */
+    static AdviceView of(Advice a, RequestReader reader) {
+        AdviceAnswer answer = a.getAnswerJson() == null ? null
+                : reader.mapper().readValue(a.getAnswerJson(), AdviceAnswer.class);
+        AdviceSearch.State s = reader.mapper().readValue(a.getStateJson(), AdviceSearch.State.class);
+        return new AdviceView(a.getId(), a.getName(), a.getStatus(), a.getCreatedAt(), a.getFinishedAt(),
+                a.getProgress(), s.step(), a.getSimulationId(),
+                answer == null ? null : answer.summary(), answer == null ? null : answer.recommendation(),
+                answer == null ? null : answer.current(), answer == null ? null : answer.bracket(),
+                answer == null ? null : answer.monotone(), answer == null ? null : answer.candidates(),
+                a.getRequestJson(), a.getErrorJson());
+    }
 }

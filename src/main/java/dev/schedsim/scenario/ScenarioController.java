@@ -1,5 +1,6 @@
 package dev.schedsim.scenario;
 
+import dev.schedsim.api.AdviceSubmissions;
 import dev.schedsim.api.Submissions;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -29,10 +30,12 @@ class ScenarioController {
 
     private final ScenarioLibrary library;
     private final Submissions submissions;
+    private final AdviceSubmissions advice;
 
-    ScenarioController(ScenarioLibrary library, Submissions submissions) {
+    ScenarioController(ScenarioLibrary library, Submissions submissions, AdviceSubmissions advice) {
         this.library = library;
         this.submissions = submissions;
+        this.advice = advice;
     }
 
     /** Optional overrides of a scenario run; absent fields keep the scenario's values. */
@@ -41,8 +44,9 @@ class ScenarioController {
 
     @GetMapping
     @Operation(operationId = "listScenarios", summary = "List the scenarios",
-            description = "Each with its description, machine, the published figures and their source, what to "
-                    + "expect, and the ready request (post it to /api/v1/simulations as is, or run it by name).")
+            description = "Each with its kind, description, machine, the published figures and their source, what "
+                    + "to expect, and the ready request (post it as is to /api/v1/simulations, or for kind advice "
+                    + "to /api/v1/advice; or run it by name).")
     List<ScenarioLibrary.Scenario> list() {
         return library.all();
     }
@@ -61,12 +65,16 @@ class ScenarioController {
             description = "Submits the scenario's request, with the optional overrides seed, repetitions and "
                     + "durationMs, through the same path as POST /api/v1/simulations: 202 with Location (200 for an "
                     + "Idempotency-Key replay), 400 / 422 for overrides out of their rules or limits, 503 when the "
-                    + "queue is full; 404 for an unknown scenario. The body may be empty.",
+                    + "queue is full; 404 for an unknown scenario. An advisor scenario (kind advice) goes the path "
+                    + "of POST /api/v1/advice instead: 202 with Location /api/v1/advice/{id}, its repetitions the "
+                    + "advice's, its seed and durationMs the sized runs'; it takes no Idempotency-Key (400). The "
+                    + "body may be empty.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false, content = @Content(
                     mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = Overrides.class),
                     examples = @ExampleObject(name = "overrides", value = OVERRIDES))),
             responses = {
-                @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation"),
+                @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation (the "
+                        + "advice for kind advice)"),
                 @ApiResponse(responseCode = "200", description = "Idempotent replay: the existing simulation"),
                 @ApiResponse(responseCode = "400", description = "Overrides malformed or out of their rules"),
                 @ApiResponse(responseCode = "404", description = "Unknown scenario"),
@@ -85,7 +93,16 @@ class ScenarioController {
         if (o == null) {
             o = new Overrides(null, null, null);
         }
-        return submissions.submit(library.request(s, o.seed(), o.repetitions(), o.durationMs()), key);
+        String request = library.request(s, o.seed(), o.repetitions(), o.durationMs());
+        if (s.advice()) {
+            if (key != null) {
+                // (an advice has no idempotency of its own: a second post is a second search)
+                throw Submissions.invalid("Idempotency-Key", "an advice scenario takes none: run it once and "
+                        + "read the advice at Location");
+            }
+            return advice.submit(request);
+        }
+        return submissions.submit(request, key);
     }
 
     private ScenarioLibrary.Scenario find(String name) {

@@ -1,5 +1,6 @@
 package dev.schedsim.scenario;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -17,18 +18,30 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The scenarios, in catalog order. Each is {@code scenarios/NAME.json}, a request in the format of
- * {@code POST /api/v1/simulations} with its variants (baseline first), plus its entry in
+ * {@code POST /api/v1/simulations} with its variants (baseline first), or for an advisor scenario
+ * ({@code "kind": "advice"} in the catalog) one of {@code POST /api/v1/advice}; plus its entry in
  * {@code scenarios/catalog.json}: title, description, machine, the published figures and their source, and
  * what to expect.
  */
 @Component
 public class ScenarioLibrary {
     static final String DIR = "scenarios/";
+    /** A scenario run as a simulation (its request goes to POST /api/v1/simulations). */
+    public static final String SIMULATION = "simulation";
+    /** A scenario run as an advice (its request goes to POST /api/v1/advice). */
+    public static final String ADVICE = "advice";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** One scenario: its catalog entry and its ready request. */
-    public record Scenario(String name, String title, String description, String machine, Published published,
+    public record Scenario(String name,
+                           @Schema(description = "simulation: the request is one of POST /api/v1/simulations and a "
+                                   + "run is a simulation; advice: one of POST /api/v1/advice and a run an advice",
+                                   allowableValues = {SIMULATION, ADVICE}) String kind,
+                           String title, String description, String machine, Published published,
                            String expect, JsonNode request) {
+        public boolean advice() {
+            return ADVICE.equals(kind);
+        }
     }
 
     /** The original authors' figures and where they were published. */
@@ -41,11 +54,22 @@ public class ScenarioLibrary {
         Map<String, Scenario> m = new LinkedHashMap<>();
         for (JsonNode e : read(DIR + "catalog.json")) {
             String name = e.path("name").asString();
+            String kind = e.path("kind").asString(SIMULATION);
             JsonNode request = read(DIR + name + ".json");
-            if (!name.equals(request.path("name").asString()) || !request.path("variants").isArray()) {
-                throw new IllegalStateException("scenario " + name + ": the request must carry its name and variants");
+            if (!name.equals(request.path("name").asString())) {
+                throw new IllegalStateException("scenario " + name + ": the request must carry its name");
             }
-            m.put(name, new Scenario(name, e.path("title").asString(), e.path("description").asString(),
+            if (kind.equals(SIMULATION) && !request.path("variants").isArray()) {
+                throw new IllegalStateException("scenario " + name + ": a simulation scenario has its variants");
+            }
+            if (kind.equals(ADVICE) && !(request.has("objective") && request.has("search"))) {
+                throw new IllegalStateException("scenario " + name + ": an advice scenario has its objective and "
+                        + "search");
+            }
+            if (!kind.equals(SIMULATION) && !kind.equals(ADVICE)) {
+                throw new IllegalStateException("scenario " + name + ": kind " + kind);
+            }
+            m.put(name, new Scenario(name, kind, e.path("title").asString(), e.path("description").asString(),
                     e.path("machine").asString(), new Published(e.path("published").path("figures").asString(),
                     e.path("published").path("source").asString()), e.path("expect").asString(), request));
         }
@@ -62,18 +86,20 @@ public class ScenarioLibrary {
 
     /**
      * The scenario's request with the overrides applied ({@code null} keeps the scenario's value), as JSON text
-     * ready for the submission path.
+     * ready for the submission path. An advice's repetitions are its own; its seed and simulated time are those of
+     * the request it sizes, or its own beside a pod ({@code kubernetes}).
      */
     public String request(Scenario s, Long seed, Integer repetitions, Long durationMs) {
         ObjectNode r = (ObjectNode) s.request().deepCopy();
+        ObjectNode runs = s.advice() && r.path("request").isObject() ? (ObjectNode) r.path("request") : r;
         if (seed != null) {
-            r.put("seed", seed);
+            runs.put("seed", seed);
         }
         if (repetitions != null) {
             r.put("repetitions", repetitions);
         }
         if (durationMs != null) {
-            r.put("durationMs", durationMs);
+            runs.put("durationMs", durationMs);
         }
         return JSON.writeValueAsString(r);
     }

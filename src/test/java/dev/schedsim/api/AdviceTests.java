@@ -205,5 +205,8 @@ class AdviceTests {
         rejected(ok.replace("\"durationMs\": 1000", "\"durationMs\": 1000, \"variants\": [{\"label\": \"x\"}]"),
                 400, "request.variants");
         rejected(ok.replace("\"durationMs\": 1000", "\"durationMs\": -5"), 400, "request.durationMs");
+        // a pod's seed and simulated time beside a request would be silently its own: named instead
+        rejected(ok.replace("\"repetitions\": 2", "\"repetitions\": 2, \"seed\": 7"), 400, "seed");
+        rejected(ok.replace("\"repetitions\": 2", "\"repetitions\": 2, \"durationMs\": 500"), 400, "durationMs");
     }
 }

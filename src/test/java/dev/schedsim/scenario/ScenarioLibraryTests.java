@@ -59,14 +59,19 @@ class ScenarioLibraryTests {
         HttpResponse<String> r = runs.http.get("/api/v1/scenarios");
         assertThat(r.statusCode()).isEqualTo(200);
         JsonNode list = Http.json(r);
-        assertThat(list.size()).isEqualTo(11);
+        assertThat(list.size()).isEqualTo(13);
         for (JsonNode s : list) {
-            for (String f : new String[] {"name", "title", "description", "machine", "expect"}) {
+            for (String f : new String[] {"name", "kind", "title", "description", "machine", "expect"}) {
                 assertThat(s.path(f).asString()).as(s.path("name") + "." + f).isNotBlank();
             }
             assertThat(s.path("published").path("figures").asString()).isNotBlank();
             assertThat(s.path("published").path("source").asString()).isNotBlank();
-            assertThat(s.path("request").path("variants").size()).isGreaterThanOrEqualTo(1);
+            if (s.path("kind").asString().equals("advice")) { // (run to their answers by AdviceScenarioTests)
+                assertThat(s.path("request").path("objective").isObject()).as(s.path("name").asString()).isTrue();
+            } else {
+                assertThat(s.path("kind").asString()).isEqualTo("simulation");
+                assertThat(s.path("request").path("variants").size()).isGreaterThanOrEqualTo(1);
+            }
             assertThat(s.path("request").path("name").asString()).isEqualTo(s.path("name").asString());
         }
         assertThat(runs.http.get("/api/v1/scenarios/seed-001-static-key").statusCode()).isEqualTo(200);
