@@ -6,7 +6,9 @@ import dev.schedsim.api.SimulationRequest.WorkloadRequest;
 import dev.schedsim.engine.spec.CgroupSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -129,7 +131,10 @@ final class Variants {
 
     /**
      * The request's workloads with a variant's overrides: each names a workload of the request and gives the
-     * fields that differ (the others are the request's); the merged workload is checked by the same rules.
+     * fields that differ (the others are the request's); the merged workload is checked by the same rules. An
+     * import (rt-app, ftrace) is not such a field: it makes its own set of workloads, at the top level only, and
+     * every variant runs the request's workloads (results compare them by name), so an override that gives one
+     * is a 400 naming the field (it would otherwise be dropped by the check, silently).
      */
     List<WorkloadRequest> workloads(List<WorkloadRequest> base, List<WorkloadRequest> overrides,
                                                       RequestValidator.Cgroups cgroups, Topologies.Resolved topology, String p,
@@ -141,6 +146,9 @@ final class Variants {
         for (int j = 0; j < overrides.size(); j++) {
             String f = p + ".workloads[" + j + "]";
             WorkloadRequest o = overrides.get(j);
+            if (o != null && imports(o, f, v)) {
+                continue;
+            }
             int at = -1;
             for (int k = 0; k < out.size() && o != null; k++) {
                 if (out.get(k).name() != null && out.get(k).name().equals(o.name())) {
@@ -162,6 +170,30 @@ final class Variants {
             out.set(at, Workloads.check(w, cgroup, f, topology == null ? -1 : topology.cpuCount(), v));
         }
         return out;
+    }
+
+    /** Whether override {@code o} (at {@code f}) gives an import or an import's field: each a violation. */
+    private static boolean imports(WorkloadRequest o, String f, Violations v) {
+        String how = ", which only the request's workloads take: a variant overrides fields of the workloads an "
+                + "import became, by name (the accepted request's imports lists them); simulate another recording "
+                + "or rt-app file in a request of its own";
+        boolean any = false;
+        if (RtApp.TYPE.equals(o.type()) || FtraceWorkloads.TYPE.equals(o.type())) {
+            v.add(f + ".type", "'" + o.type() + "' is an import" + how);
+            any = true;
+        }
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("rtApp", o.rtApp());
+        fields.put("ftrace", o.ftrace());
+        fields.put("select", o.select());
+        fields.put("cgroupMap", o.cgroupMap());
+        for (Map.Entry<String, Object> e : fields.entrySet()) {
+            if (e.getValue() != null) {
+                v.add(f + "." + e.getKey(), "a field of an import" + how);
+                any = true;
+            }
+        }
+        return any;
     }
 
     private static List<VariantRequest> listed(List<VariantRequest> variants, Violations v) {

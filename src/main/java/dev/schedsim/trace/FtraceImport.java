@@ -14,12 +14,34 @@ import java.util.function.BiPredicate;
  * from that switch out to its next sched_waking / sched_wakeup (or, if none was recorded, its next switch in).
  * A thread's list begins at the trace's first event: what it did before its first event there is a sleep; a
  * thread running when the trace begins (its first event a switch out) ran from the trace's first event, and one
- * running when it ends ran to its last; a switch out with no switch in before it (tracefs loses one now and then)
- * counts the run from the thread's wakeup or preemption. sched_process_exit or a switch out dead (X, Z) ends the
- * thread. Lines
+ * running when it ends ran to its last. A switch out dead (X, Z) ends the thread (one in sched_process_exit runs
+ * its exit to it; one not running then ends there). Lines
  * that are not events, events of other kinds and threads that never ran are skipped and listed.
+ *
+ * <p>Switches tracefs did not record are inferred from what every line shows ({@link CpuOccupants}): a line's
+ * task is current on its CPU, so a thread seen there (its own switch out, or a wakeup it makes) that was not seen
+ * switching in began running after both its wakeup (or preemption) and the last event that showed another task on
+ * that CPU. On this machine's Linux 6.18 guest tracefs at times records few of the switches out of idle (8 and 34
+ * of about 250 a second in two of scripts/replay-compare.py's recordings, all in a third): such a run begins at
+ * the later of the sched_waking and the idle CPU's last event, its sched_wakeup — 11 µs (median) before the
+ * switch the kernel made, where one was recorded. Each inference is counted in {@link Result#skipped}.
  */
 public final class FtraceImport {
+    /** A run whose switch in was not recorded, begun when a CPU left idle for the thread woken onto it. */
+    public static final String IDLE_EXIT = "runs begun at a wakeup onto an idle CPU with no sched_switch in recorded "
+            + "(tracefs at times records few out of idle): each from the later of the wakeup and that CPU's last "
+            + "event while idle";
+    /** Any other run whose switch in was not recorded. */
+    public static final String LOST_SWITCH_IN = "runs with no switch in recorded (a lost event): each from the later "
+            + "of the thread's wakeup or preemption and its CPU's last event showing another task";
+    /** A thread seen running whose wakeup was not recorded either. */
+    public static final String LOST_WAKEUP = "runs with neither a wakeup nor a switch in recorded: each from its "
+            + "CPU's last event showing another task (else from the event that showed it running); the sleep before "
+            + "it ends there";
+    /** A switch in of a thread seen running: its switch out was lost. */
+    public static final String LOST_SWITCH_OUT = "switch ins of a thread seen running (its switch out was lost): "
+            + "the run is taken to the last event that showed it running";
+
     /** One imported thread: its segments in order (run, then sleep, ...; {@code us} each). */
     public record Thread(int pid, String comm, int prio, List<Segment> segments, long runNs, int wakeups) {
     }
@@ -27,7 +49,7 @@ public final class FtraceImport {
     public record Segment(boolean run, long us) {
     }
 
-    /** The threads, and what was skipped: per reason a count. */
+    /** The threads, and what was skipped or inferred: per reason a count. */
     public record Result(List<Thread> threads, Map<String, Integer> skipped) {
     }
 
@@ -38,7 +60,14 @@ public final class FtraceImport {
         String comm;
         int prio = 120;
         State state = State.UNKNOWN;
+        /** RUNNING: since when it runs; RUNNABLE: since its wakeup or preemption; SLEEPING: since its switch out. */
         long since;
+        /** RUNNING: the last event that showed it running. */
+        long seen;
+        /** RUNNABLE: after a wakeup (not a preemption). */
+        boolean woken;
+        /** Seen in sched_process_exit: if the trace ends before its switch out dead, it ran to its last event. */
+        boolean exited;
         long run;
         long runNs;
         int wakeups;
@@ -80,34 +109,44 @@ public final class FtraceImport {
         }
         long start = events.get(0).timeNs();
         long end = events.get(events.size() - 1).timeNs();
+        CpuOccupants cpus = new CpuOccupants();
         for (FtraceParser.Event e : events) {
+            long now = e.timeNs();
+            // The line's task is current on its CPU: a selected thread seen there runs, switched in or not.
+            cpus.seen(e.cpu(), e.pid(), now);
+            Track current = e.pid() == 0 ? null : tracks.get(e.pid());
+            if (current != null) {
+                running(current, e.cpu(), now, start, cpus, skipped);
+            }
             try {
                 switch (e.name()) {
                     case "sched_switch" -> {
-                        Track out = track(tracks, e.intArg("prev_pid"), e.arg("prev_comm"), select);
+                        int prev = e.intArg("prev_pid");
+                        int next = e.intArg("next_pid");
+                        Track out = track(tracks, prev, e.arg("prev_comm"), select);
                         if (out != null) {
                             out.prio = e.intArg("prev_prio");
-                            if (out.state == State.RUNNABLE || out.state == State.SLEEPING) {
-                                skipped.merge("switch outs with no switch in before them (a lost event: the run "
-                                        + "is taken from the thread's wakeup or preemption)", 1, Integer::sum);
-                            }
-                            switchOut(out, e.arg("prev_state"), e.timeNs(), start);
+                            running(out, e.cpu(), now, start, cpus, skipped); // (its first event)
+                            switchOut(out, e.arg("prev_state"), now);
                         }
-                        Track in = track(tracks, e.intArg("next_pid"), e.arg("next_comm"), select);
+                        cpus.switched(e.cpu(), prev, next, now);
+                        Track in = track(tracks, next, e.arg("next_comm"), select);
                         if (in != null) {
                             in.prio = e.intArg("next_prio");
-                            switchIn(in, e.timeNs(), start);
+                            switchIn(in, now, start, skipped);
                         }
                     }
                     case "sched_waking", "sched_wakeup", "sched_wakeup_new" -> {
                         Track t = track(tracks, e.intArg("pid"), e.arg("comm"), select);
                         if (t != null) {
-                            woken(t, e.timeNs(), start, !e.name().equals("sched_wakeup_new"));
+                            woken(t, now, start, !e.name().equals("sched_wakeup_new"));
                         }
                     }
                     case "sched_process_exit" -> {
                         Track t = tracks.get(e.intArg("pid"));
-                        if (t != null && t.state != State.DEAD) {
+                        if (t != null && t.state == State.RUNNING) {
+                            t.exited = true; // (it runs its exit to its switch out dead)
+                        } else if (t != null && t.state != State.DEAD) {
                             t.endRun();
                             t.state = State.DEAD;
                         }
@@ -122,7 +161,8 @@ public final class FtraceImport {
         List<Thread> threads = new ArrayList<>();
         for (Track t : tracks.values()) {
             if (t.state == State.RUNNING) {
-                t.run += end - t.since; // (running when the trace ends)
+                // running when the trace ends (or, exited, when it was last seen)
+                t.run += (t.exited ? t.seen : end) - t.since;
             }
             if (t.state != State.DEAD) {
                 t.endRun();
@@ -148,7 +188,46 @@ public final class FtraceImport {
         return t;
     }
 
-    private static void switchIn(Track t, long now, long start) {
+    /**
+     * {@code t} is current on {@code cpu} at {@code now}. Not seen switching in, it has run there since the later
+     * of its wakeup or preemption (or the trace's start) and the CPU's last event showing another task.
+     */
+    private static void running(Track t, int cpu, long now, long start, CpuOccupants cpus,
+                                Map<String, Integer> skipped) {
+        long other = cpus.since(cpu);
+        switch (t.state) {
+            case RUNNING -> {
+            }
+            case DEAD -> {
+                return;
+            }
+            case UNKNOWN -> {
+                // running since the trace began, unless the CPU ran another task since: then switched in after
+                t.since = Math.max(start, other);
+                if (t.since > start) {
+                    t.sleep(t.since - start);
+                    skipped.merge(LOST_SWITCH_IN, 1, Integer::sum);
+                }
+            }
+            case RUNNABLE -> {
+                skipped.merge(t.woken && cpus.afterIdle(cpu) ? IDLE_EXIT : LOST_SWITCH_IN, 1, Integer::sum);
+                t.since = Math.max(t.since, other); // (a run paused by a preemption goes on: t.run is kept)
+            }
+            case SLEEPING -> {
+                // it woke, unrecorded, at most when the CPU last showed another task (or else when seen)
+                long from = other > t.since ? other : now;
+                if (from > t.since) {
+                    t.sleep(from - t.since);
+                }
+                skipped.merge(LOST_WAKEUP, 1, Integer::sum);
+                t.since = from;
+            }
+        }
+        t.state = State.RUNNING;
+        t.seen = now;
+    }
+
+    private static void switchIn(Track t, long now, long start, Map<String, Integer> skipped) {
         switch (t.state) {
             case UNKNOWN -> {
                 // runnable when the trace began: asleep until now, as far as the trace says
@@ -157,6 +236,11 @@ public final class FtraceImport {
                 }
             }
             case SLEEPING -> t.sleep(now - t.since); // (its wakeup was not recorded)
+            case RUNNING -> {
+                // its switch out was lost: it ran to its last event seen running, then waited (a pause, as R)
+                t.run += t.seen - t.since;
+                skipped.merge(LOST_SWITCH_OUT, 1, Integer::sum);
+            }
             case DEAD -> {
                 return;
             }
@@ -165,22 +249,23 @@ public final class FtraceImport {
         }
         t.state = State.RUNNING;
         t.since = now;
+        t.seen = now;
     }
 
-    private static void switchOut(Track t, String prevState, long now, long start) {
+    /** {@code t} (RUNNING, or DEAD) switches out at {@code now}. */
+    private static void switchOut(Track t, String prevState, long now) {
         if (t.state == State.DEAD) {
             return;
         }
-        // (not seen switching in: it ran since its wakeup or preemption at most, since the trace began if unknown;
-        // a thread seen asleep ran for no time we know of)
-        t.run += t.state == State.SLEEPING ? 0 : now - (t.state == State.UNKNOWN ? start : t.since);
+        t.run += now - t.since;
         String s = prevState == null ? "" : prevState.trim();
-        if (s.startsWith("R")) {
-            t.state = State.RUNNABLE;
-            t.since = now;
-        } else if (s.contains("X") || s.contains("Z")) {
+        if (s.contains("X") || s.contains("Z")) {
             t.endRun();
             t.state = State.DEAD;
+        } else if (s.startsWith("R")) {
+            t.state = State.RUNNABLE;
+            t.woken = false;
+            t.since = now;
         } else {
             t.endRun();
             t.state = State.SLEEPING;
@@ -203,6 +288,7 @@ public final class FtraceImport {
             t.wakeups++;
         }
         t.state = State.RUNNABLE;
+        t.woken = true;
         t.since = now;
     }
 }

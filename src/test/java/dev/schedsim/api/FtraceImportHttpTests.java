@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -128,5 +129,42 @@ class FtraceImportHttpTests {
         HttpResponse<String> bad = postGzip("{\"not\": \"gzip\"}".getBytes(StandardCharsets.UTF_8));
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).contains("gzip");
+    }
+
+    /**
+     * A variant overrides fields of the workloads an import became, by name; an import (type rt-app or ftrace, or
+     * their fields) in a variant's workloads is a 400 naming each field — not dropped, not half-applied.
+     */
+    @Test
+    void aVariantOverridesImportedWorkloadsByNameButCannotImport() throws IOException {
+        ObjectNode r = (ObjectNode) JSON.readTree(request("ss-*"));
+        r.put("durationMs", 300);
+        ArrayNode variants = r.putArray("variants");
+        variants.addObject().put("label", "as-recorded");
+        variants.addObject().put("label", "nicer").putArray("workloads").addObject()
+                .put("name", "ss-spin-12797").put("nice", 5);
+        HttpResponse<String> ok = http.post("/api/v1/simulations", JSON.writeValueAsString(r));
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(202);
+        JsonNode done = http.awaitFinished(Http.json(ok).path("id").asString());
+        assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
+        assertThat(done.path("result").path("variants").size()).isEqualTo(2);
+
+        assertThat(done.path("request").path("variants").get(1).path("workloads").get(0).path("nice").asInt())
+                .isEqualTo(5);
+        ObjectNode variant = (ObjectNode) variants.get(0);
+        ArrayNode overrides = variant.putArray("workloads");
+        overrides.addObject().put("name", "ss-spin-12797").put("type", "ftrace").put("ftrace", recording());
+        overrides.addObject().put("name", "ss-periodic-12796").putArray("select").add("ss-periodic");
+        overrides.addObject().put("name", "tasks").put("type", "rt-app").putObject("rtApp").putObject("tasks");
+        HttpResponse<String> bad = http.post("/api/v1/simulations", JSON.writeValueAsString(r));
+        assertThat(bad.statusCode()).as(bad.body()).isEqualTo(400);
+        List<String> fields = new java.util.ArrayList<>();
+        for (JsonNode e : Http.json(bad).path("errors")) {
+            fields.add(e.path("field").asString());
+            assertThat(e.path("message").asString()).contains("imports lists them");
+        }
+        assertThat(fields).containsExactlyInAnyOrder("variants[0].workloads[0].type",
+                "variants[0].workloads[0].ftrace", "variants[0].workloads[1].select",
+                "variants[0].workloads[2].type", "variants[0].workloads[2].rtApp");
     }
 }

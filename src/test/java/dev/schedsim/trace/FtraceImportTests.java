@@ -120,4 +120,67 @@ class FtraceImportTests {
                     within(Math.max(1, w.wakeups() * 0.01)));
         }
     }
+
+    /** Segments as the test writes them: R (run) or s (sleep) and µs, in order. */
+    private static String segments(FtraceImport.Thread t) {
+        return t.segments().stream().map(x -> (x.run() ? "R" : "s") + x.us()).collect(Collectors.joining(" "));
+    }
+
+    /**
+     * A piece of a recording on this machine's 6.18 guest, where tracefs wrote no sched_switch when a CPU left
+     * idle for a woken thread (the wakeups and the later switch out are there, the switch in is not), and also lost
+     * tokio-rt-worker's switch to 5051. Each run begins where the lines show the CPU last ran another task: the
+     * idle CPU's sched_wakeup line, or the switch to tokio-rt-worker at 121.592089 for 5051's run after its
+     * preemption at 121.590058 — 2011 + 555 µs, not 2011 + 2586 µs with the time it waited counted as run.
+     * 5050's run from 121.595155 is seen by the wakeup it makes at 121.595698 before its preemption.
+     */
+    @Test
+    void runsWithNoSwitchInRecordedBeginWhereTheCpuWasLastSeenRunningAnotherTask() throws IOException {
+        String text;
+        try (var in = FtraceImportTests.class.getResourceAsStream("/ftrace/lost-switch-ins.txt")) {
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        FtraceImport.Result r = FtraceImport.read(text, (pid, comm) -> comm.equals("ss-replaybench"));
+        Map<Integer, FtraceImport.Thread> byPid = r.threads().stream()
+                .collect(Collectors.toMap(FtraceImport.Thread::pid, t -> t));
+        assertThat(byPid).containsOnlyKeys(5050, 5051);
+        assertThat(segments(byPid.get(5051))).isEqualTo("s905 R2012 s3060 R2150 s3057 R2566 s3054 R2021");
+        assertThat(segments(byPid.get(5050))).isEqualTo("s3061 R2033 s3055 R2020 s3041 R2020 s3064 R2030");
+        assertThat(byPid.get(5051).wakeups()).isEqualTo(4);
+        assertThat(byPid.get(5050).wakeups()).isEqualTo(4);
+        assertThat(r.skipped()).containsEntry(FtraceImport.IDLE_EXIT, 4).containsEntry(FtraceImport.LOST_SWITCH_IN, 1)
+                .doesNotContainKeys(FtraceImport.LOST_WAKEUP, FtraceImport.LOST_SWITCH_OUT);
+    }
+
+    /**
+     * The rarer losses, written by hand: a thread seen running (a wakeup it makes) with neither its wakeup nor its
+     * switch in recorded sleeps until the CPU was last seen idle; a thread seen switching in while it was running
+     * elsewhere ran to its last event there; an exiting thread's run lasts to its switch out dead.
+     */
+    @Test
+    void aLostWakeupALostSwitchOutAndAnExitAreReadFromTheLines() {
+        String text = String.join("\n",
+                "  a-10    [000] d..2.   1.000000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S "
+                        + "==> next_comm=swapper/0 next_pid=0 next_prio=120",
+                "  <idle>-0 [000] d.h3.   1.003000: sched_waking: comm=x pid=99 prio=120 target_cpu=000",
+                "  a-10    [000] d..2.   1.004000: sched_waking: comm=x pid=98 prio=120 target_cpu=000",
+                "  a-10    [000] d..2.   1.005000: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 prev_state=S "
+                        + "==> next_comm=b next_pid=20 next_prio=120",
+                // b runs on CPU 0 from 1.005; seen there at 1.006, then switched in on CPU 1 at 1.008: it had left
+                "  b-20    [000] d..2.   1.006000: sched_waking: comm=x pid=97 prio=120 target_cpu=000",
+                "  <idle>-0 [001] d..2.   1.008000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 "
+                        + "prev_state=R ==> next_comm=b next_pid=20 next_prio=120",
+                "  b-20    [001] .....   1.009000: sched_process_exit: comm=b pid=20 prio=120 group_dead=false",
+                "  b-20    [001] d..2.   1.009500: sched_switch: prev_comm=b prev_pid=20 prev_prio=120 prev_state=X "
+                        + "==> next_comm=swapper/1 next_pid=0 next_prio=120", "");
+        FtraceImport.Result r = FtraceImport.read(text, (pid, comm) -> !comm.equals("x"));
+        Map<String, FtraceImport.Thread> byComm = r.threads().stream()
+                .collect(Collectors.toMap(FtraceImport.Thread::comm, t -> t));
+        assertThat(segments(byComm.get("a"))).isEqualTo("s3000 R2000");
+        assertThat(byComm.get("a").wakeups()).as("none was recorded").isZero();
+        // b: 1.005-1.006 on CPU 0, 1.008-1.0095 on CPU 1, the time between a pause (as R: its state is unknown)
+        assertThat(segments(byComm.get("b"))).isEqualTo("s5000 R2500");
+        assertThat(r.skipped()).containsEntry(FtraceImport.LOST_WAKEUP, 1)
+                .containsEntry(FtraceImport.LOST_SWITCH_OUT, 1);
+    }
 }
