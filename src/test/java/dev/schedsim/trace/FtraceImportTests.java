@@ -115,6 +115,8 @@ class FtraceImportTests {
                     wakeups += replayed.wakeups();
                 }
             }
+            System.out.printf("round trip %s: CPU %d -> %d us (%+.2f %%), wakeups %d -> %d%n", w.name(), w.cpuUsec(),
+                    cpu, 100.0 * (cpu - w.cpuUsec()) / w.cpuUsec(), w.wakeups(), wakeups);
             assertThat((double) cpu).as(w.name() + " CPU time").isCloseTo(w.cpuUsec(), within(w.cpuUsec() * 0.01));
             assertThat((double) wakeups).as(w.name() + " wakeups").isCloseTo(w.wakeups(),
                     within(Math.max(1, w.wakeups() * 0.01)));
