@@ -1,5 +1,6 @@
 package dev.schedsim.scenario;
 
+import dev.schedsim.api.SimulationView;
 import dev.schedsim.api.Submissions;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -76,7 +77,7 @@ class ScenarioController {
                 @ApiResponse(responseCode = "429", description = "Over this client's per-client limits "
                         + "(Retry-After; security on)"),
                 @ApiResponse(responseCode = "503", description = "Queue full (Retry-After)")})
-    ResponseEntity<Object> run(HttpServletRequest http,
+    ResponseEntity<SimulationView> run(HttpServletRequest http,
                                @Parameter(example = "seed-001-static-key") @PathVariable String name,
                                @RequestHeader(name = "Idempotency-Key", required = false) String key) {
         ScenarioLibrary.Scenario s = find(name);

@@ -1,5 +1,6 @@
 package dev.schedsim.scenario;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,7 +29,10 @@ public class ScenarioLibrary {
 
     /** One scenario: its catalog entry and its ready request. */
     public record Scenario(String name, String title, String description, String machine, Published published,
-                           String expect, JsonNode request) {
+                           String expect,
+                           @Schema(description = "the ready request: post it "
+                                   + "to /api/v1/simulations as is", ref = "#/components/schemas/SimulationRequest")
+                           JsonNode request) {
     }
 
     /** The original authors' figures and where they were published. */
