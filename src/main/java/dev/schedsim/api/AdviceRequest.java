@@ -1,6 +1,7 @@
 package dev.schedsim.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
@@ -57,10 +58,11 @@ record AdviceRequest(
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Search(
             @Schema(description = "quotas to search, µs: min and max (bisection between them)") Range quotaUs,
-            @Schema(description = "periods to try, µs, each 1000..1000000 (default: the cgroup's, else 100000)")
+            @ArraySchema(arraySchema = @Schema(description = "periods to try, µs, each 1000..1000000 (default: the "
+                    + "cgroup's, else 100000)"), schema = @Schema(minimum = "1000", maximum = "1000000"))
             List<Long> periodsUs,
-            @Schema(description = "bursts to try, µs, each >= 0 (default [0]); a burst is tried only with quotas at "
-                    + "least as large") List<Long> burstsUs,
+            @ArraySchema(arraySchema = @Schema(description = "bursts to try, µs, each >= 0 (default [0]); a burst is "
+                    + "tried only with quotas at least as large"), schema = @Schema(minimum = "0")) List<Long> burstsUs,
             @Schema(description = "how close the answer is to the smallest passing quota, µs (default 1000)",
                     minimum = "1") Long resolutionUs) {
     }

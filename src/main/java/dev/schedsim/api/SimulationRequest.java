@@ -1,6 +1,7 @@
 package dev.schedsim.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;
@@ -270,8 +271,10 @@ public record SimulationRequest(
             @Schema(description = "the cgroup whose limits the grid sets, one of the request's", example = "/a")
             String cgroup,
             @Schema(description = "quotas in µs: from, to (inclusive), step") Range quotaUs,
-            @Schema(description = "periods in µs, each > 0 (default: the cgroup's)") List<Long> periodsUs,
-            @Schema(description = "bursts in µs, each >= 0 (default: the cgroup's)") List<Long> burstsUs) {
+            @ArraySchema(arraySchema = @Schema(description = "periods in µs, each > 0 (default: the cgroup's)"),
+                    schema = @Schema(minimum = "1")) List<Long> periodsUs,
+            @ArraySchema(arraySchema = @Schema(description = "bursts in µs, each >= 0 (default: the cgroup's)"),
+                    schema = @Schema(minimum = "0")) List<Long> burstsUs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
