@@ -31,7 +31,8 @@ import org.springframework.stereotype.Component;
  * <li>success bodies that springdoc lists as {@code *}{@code /*} (a mapping without {@code produces}) are
  * {@code application/json}, what they are;</li>
  * <li>the result document's and the advice answer's boxed numbers may be {@code null}: a mean is null when a run
- * lacks the figure, a non-finite value is written as null ({@code dev.schedsim.result.Num}).</li>
+ * lacks the figure, a non-finite value is written as null ({@code dev.schedsim.result.Num});</li>
+ * <li>a reference that may be null is {@code anyOf} the reference and null.</li>
  * </ul>
  * Runs after the other customizers, so that it sees every response they add.
  */
