@@ -141,7 +141,7 @@ DRIVE = r"""
         || block.querySelector('.opblock-summary-path')?.textContent.trim();
     const op = method + ' ' + path;
     if (!block.classList.contains('is-open')) (block.querySelector('.opblock-summary-control') || block.querySelector('.opblock-summary')).click();
-    const tryOut = await until(() => block.querySelector('.try-out__btn'), 5000);
+    const tryOut = await until(() => block.querySelector('.try-out__btn'), 20000);
     if (!tryOut) { results.push({op, skipped: 'no Try it out'}); continue; }
     if (!tryOut.classList.contains('cancel')) tryOut.click();
     await sleep(200);
@@ -169,6 +169,10 @@ DRIVE = r"""
       }
       results.push({op, example, statuses});
     }
+    // Close it again: every open operation renders its typed request and response models, and the page slows down
+    // with each one left open.
+    (block.querySelector('.opblock-summary-control') || block.querySelector('.opblock-summary')).click();
+    await sleep(100);
   }
   return results;
 })()

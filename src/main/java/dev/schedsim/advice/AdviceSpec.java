@@ -1,5 +1,6 @@
 package dev.schedsim.advice;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 
@@ -8,27 +9,39 @@ import tools.jackson.databind.JsonNode;
  * accepted), the cgroup whose limit is sought, the workload the objective is about, the objective, the search
  * space and the repetitions each setting is simulated with. The API's request type writes the same fields.
  */
-public record AdviceSpec(String name, JsonNode request, String cgroup, String workload, Objective objective,
-                         Search search, int repetitions, Pod pod) {
+@Schema(name = "AcceptedAdvice", description = "an advice request as accepted: the simulation request to size "
+        + "(for a pod, the one its cgroups and workloads became) and the search with every default filled in")
+public record AdviceSpec(@Schema(types = {"string", "null"}) String name,
+                         @Schema(ref = "#/components/schemas/SimulationRequest") JsonNode request,
+                         String cgroup,
+                         @Schema(description = "null without a latency or completion objective",
+                                 types = {"string", "null"}) String workload,
+                         Objective objective, Search search, int repetitions,
+                         @Schema(description = "null unless a pod's cgroup is limited with the container",
+                                 types = {"object", "null"}) Pod pod) {
 
     /**
      * For a pod whose cgroup the kubelet limits to the sum of its containers' limits (ResourceConfigForPod): the
      * pod cgroup and the quota of its other containers, so that a candidate for the container moves the pod's
      * limit with it, as setting that container's limits.cpu would.
      */
+    @Schema(name = "AcceptedAdvicePod")
     public record Pod(String cgroup, long otherQuotaUs) {
     }
 
     /** Every figure given must hold in every repetition; absent ones are not asked. */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    @Schema(name = "AcceptedAdviceObjective")
     public record Objective(Double maxThrottledPeriodsPct, Double maxP99WakeupLatencyUs,
                             Double maxP99RequestLatencyUs, Double maxCompletionUs) {
     }
 
     /** The quotas (min to max, in steps of resolutionUs), periods and bursts to search, µs. */
+    @Schema(name = "AcceptedAdviceSearch")
     public record Search(Range quotaUs, List<Long> periodsUs, List<Long> burstsUs, long resolutionUs) {
     }
 
+    @Schema(name = "AcceptedAdviceRange")
     public record Range(long min, long max) {
     }
 }

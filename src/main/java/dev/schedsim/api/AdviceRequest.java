@@ -1,6 +1,7 @@
 package dev.schedsim.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
@@ -9,14 +10,16 @@ import java.util.List;
  * objective is about, the objective, the search space and the repetitions each setting is simulated with.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record AdviceRequest(
-        @Schema(description = "a name of your own, [A-Za-z0-9._-]{1,64}") String name,
+public record AdviceRequest(
+        @Schema(description = "a name of your own, [A-Za-z0-9._-]{1,64}", pattern = RequestValidator.NAME_PATTERN)
+        String name,
         @Schema(description = "the simulation request to size, as for POST /api/v1/simulations, without variants "
                 + "or sweep (the advisor makes them); or give kubernetes instead") SimulationRequest request,
         @Schema(description = "instead of request: a pod, its node, its containers' workloads and the container "
                 + "whose limits.cpu is sought; the pod cgroup's limit follows the container's when the kubelet "
                 + "sets one") Kubernetes kubernetes,
-        @Schema(description = "with kubernetes: the simulated time per run, ms (default 10000)") Long durationMs,
+        @Schema(description = "with kubernetes: the simulated time per run, ms (default 10000)", minimum = "1")
+        Long durationMs,
         @Schema(description = "with kubernetes: the seed of the first repetition (default 42); repetition i uses "
                 + "seed + i") Long seed,
         @Schema(description = "the cgroup whose cpu.max (and cpu.max.burst) is sought, one of the request's",
@@ -25,12 +28,14 @@ record AdviceRequest(
                 example = "web") String workload,
         @Schema(description = "every figure given must hold in every repetition") Objective objective,
         @Schema(description = "the settings to search") Search search,
-        @Schema(description = "repetitions per setting, each with its own seed (default 2)") Integer repetitions) {
+        @Schema(description = "repetitions per setting, each with its own seed (default 2)", minimum = "1")
+        Integer repetitions) {
 
     /** A pod to size: the fields of a simulation request's kubernetes block, and the container. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Kubernetes(
-            @Schema(description = "a Pod manifest, or a workload whose spec.template is used", type = "object")
+            @Schema(description = "a Pod manifest, or a workload whose spec.template is used",
+                    implementation = java.util.Map.class)
             tools.jackson.databind.JsonNode pod,
             @Schema(description = "the node") SimulationRequest.TopologyRequest topology,
             @Schema(description = "per container name, the workload it runs")
@@ -43,24 +48,31 @@ record AdviceRequest(
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Objective(
             @Schema(description = "at most this share of the cgroup's periods throttled, % (nr_throttled / "
-                    + "nr_periods)", example = "5") Double maxThrottledPeriodsPct,
-            @Schema(description = "the workload's wakeup latency p99 at most, µs") Double maxP99WakeupLatencyUs,
-            @Schema(description = "the workload's request latency p99 at most, µs (schbench with rps)")
-            Double maxP99RequestLatencyUs,
-            @Schema(description = "the workload done within, µs of simulated time") Double maxCompletionUs) {
+                    + "nr_periods)", example = "5", minimum = "0") Double maxThrottledPeriodsPct,
+            @Schema(description = "the workload's wakeup latency p99 at most, µs", minimum = "0")
+            Double maxP99WakeupLatencyUs,
+            @Schema(description = "the workload's request latency p99 at most, µs (schbench with rps)",
+                    minimum = "0") Double maxP99RequestLatencyUs,
+            @Schema(description = "the workload done within, µs of simulated time", minimum = "0")
+            Double maxCompletionUs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Search(
             @Schema(description = "quotas to search, µs: min and max (bisection between them)") Range quotaUs,
-            @Schema(description = "periods to try, µs (default: the cgroup's, else 100000)") List<Long> periodsUs,
-            @Schema(description = "bursts to try, µs (default [0]); a burst is tried only with quotas at least as "
-                    + "large") List<Long> burstsUs,
-            @Schema(description = "how close the answer is to the smallest passing quota, µs (default 1000)")
-            Long resolutionUs) {
+            @ArraySchema(arraySchema = @Schema(description = "periods to try, µs, each 1000..1000000 (default: the "
+                    + "cgroup's, else 100000)"), schema = @Schema(minimum = "1000", maximum = "1000000"))
+            List<Long> periodsUs,
+            @ArraySchema(arraySchema = @Schema(description = "bursts to try, µs, each >= 0 (default [0]); a burst is "
+                    + "tried only with quotas at least as large"), schema = @Schema(minimum = "0")) List<Long> burstsUs,
+            @Schema(description = "how close the answer is to the smallest passing quota, µs (default 1000)",
+                    minimum = "1") Long resolutionUs) {
     }
 
-    record Range(@Schema(description = "the smallest quota, µs (>= 1000)", example = "10000") Long min,
-                 @Schema(description = "the largest quota, µs", example = "200000") Long max) {
+    @Schema(name = "QuotaRange")
+    record Range(@Schema(description = "the smallest quota, µs (>= 1000)", example = "10000", minimum = "1000")
+                 Long min,
+                 @Schema(description = "the largest quota, µs (>= min)", example = "200000", minimum = "1000")
+                 Long max) {
     }
 }

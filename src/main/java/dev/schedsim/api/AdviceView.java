@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import dev.schedsim.advice.Advice;
 import dev.schedsim.advice.AdviceAnswer;
 import dev.schedsim.advice.AdviceSearch;
+import dev.schedsim.advice.AdviceSpec;
 import dev.schedsim.simulation.SimulationStatus;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
@@ -12,18 +13,22 @@ import java.util.List;
 
 /** An advice as {@code GET /api/v1/advice/{id}} answers it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record AdviceView(String id, String name, SimulationStatus status, Instant createdAt, Instant finishedAt,
+public record AdviceView(@Schema(description = "the advice's id (a random UUID)", format = "uuid") String id,
+                  String name, SimulationStatus status, Instant createdAt, Instant finishedAt,
+                  @Schema(description = "share of the search done, 0..1", minimum = "0", maximum = "1")
                   double progress,
                   @Schema(description = "steps done (each one simulation)") int steps,
-                  @Schema(description = "the simulation of the step in hand, or of the last") String simulation,
+                  @Schema(description = "the simulation of the step in hand, or of the last", format = "uuid")
+                  String simulation,
                   @Schema(description = "the answer in one sentence") String summary,
                   AdviceAnswer.Recommendation recommendation,
                   @Schema(description = "the request's own setting's figures") AdviceAnswer.Candidate current,
                   @Schema(description = "the largest quota tried below the answer, which failed") AdviceAnswer.Candidate bracket,
                   @Schema(description = "false when a larger quota failed where a smaller passed") Boolean monotone,
                   @Schema(description = "every setting tried, by period, burst and quota") List<AdviceAnswer.Candidate> candidates,
-                  @Schema(description = "the accepted advice request") @JsonRawValue String request,
-                  @JsonRawValue String error) {
+                  @Schema(description = "the accepted advice request", implementation = AdviceSpec.class)
+                  @JsonRawValue String request,
+                  @Schema(description = "why it FAILED", implementation = Problem.class) @JsonRawValue String error) {
 
     /** The advice as its row stands: the answer once SUCCEEDED, the steps from its search state. */
     static AdviceView of(Advice a, RequestReader reader) {

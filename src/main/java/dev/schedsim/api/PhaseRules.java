@@ -14,6 +14,8 @@ import java.util.Map;
 final class PhaseRules {
     /** Longest event, delay or stop, µs (a bound that keeps every time in ns within a long). */
     static final long MAX_US = 1_000_000_000_000L;
+    /** {@link #MAX_US} for the schema's maximum. */
+    static final String MAX_US_TEXT = "" + MAX_US;
 
     private PhaseRules() {
     }

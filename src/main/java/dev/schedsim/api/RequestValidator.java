@@ -37,7 +37,9 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class RequestValidator implements SimulationPlanner {
-    static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /** A name or label of the caller's (also in the OpenAPI schema). */
+    static final String NAME_PATTERN = "^[A-Za-z0-9._-]{1,64}$";
+    static final Pattern NAME = Pattern.compile(NAME_PATTERN);
     private static final Set<Integer> HZ = Set.of(100, 250, 300, 1000);
     static final long DEFAULT_SEED = 42;
     static final int DEFAULT_HZ = 250;

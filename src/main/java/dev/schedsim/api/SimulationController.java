@@ -84,7 +84,7 @@ class SimulationController {
                 @ApiResponse(responseCode = "429", description = "Over this client's schedsim.security."
                         + "max-queued-per-client or submissions-per-minute (Retry-After; security on)"),
                 @ApiResponse(responseCode = "503", description = "Queue full (Retry-After)")})
-    ResponseEntity<Object> submit(HttpServletRequest http,
+    ResponseEntity<SimulationView> submit(HttpServletRequest http,
                                   @Parameter(description = "Optional: a key of your own (a fresh UUID "
                                           + "per logical submission) that makes the submission idempotent: the same key "
                                           + "with the same body answers the first simulation (200), with another body 409."
@@ -101,12 +101,17 @@ class SimulationController {
                 @ApiResponse(responseCode = "200", description = "A page of simulations"),
                 @ApiResponse(responseCode = "400", description = "A status, page or size out of its range")})
     PageView<SimulationView> list(
-            @Parameter(description = "QUEUED, RUNNING, SUCCEEDED, FAILED or CANCELLED", example = "SUCCEEDED")
+            @Parameter(description = "QUEUED, RUNNING, SUCCEEDED, FAILED or CANCELLED", example = "SUCCEEDED",
+                    schema = @Schema(implementation = SimulationStatus.class))
             @RequestParam(required = false) String status,
             @Parameter(description = "exact name", example = "two-groups") @RequestParam(required = false)
             String name,
-            @Parameter(example = "0") @RequestParam(defaultValue = "0") int page,
-            @Parameter(description = "1..100", example = "20") @RequestParam(defaultValue = "20") int size) {
+            @Parameter(example = "0", schema = @Schema(types = "integer", format = "int32", minimum = "0", defaultValue = "0"))
+            @RequestParam(defaultValue = "0") int page,
+            @Parameter(description = "1..100", example = "20",
+                    schema = @Schema(types = "integer", format = "int32", minimum = "1", maximum = "100",
+                            defaultValue = "20"))
+            @RequestParam(defaultValue = "20") int size) {
         Violations v = new Violations();
         SimulationStatus s = null;
         if (status != null) {
@@ -142,7 +147,9 @@ class SimulationController {
     @GetMapping(value = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "getSimulationResult", summary = "The result document alone, byte for byte as stored (409 until SUCCEEDED)",
             responses = {
-                @ApiResponse(responseCode = "200", description = "The result document"),
+                @ApiResponse(responseCode = "200", description = "The result document", content = @Content(
+                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                        schema = @Schema(implementation = dev.schedsim.result.ResultDocument.class))),
                 @ApiResponse(responseCode = "404", description = "Unknown simulation"),
                 @ApiResponse(responseCode = "409", description = "Not SUCCEEDED (yet)")})
     ResponseEntity<String> result(@Parameter(description = ID_DOC) @PathVariable String id) {

@@ -1,6 +1,7 @@
 package dev.schedsim.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,8 @@ import java.util.Map;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SimulationRequest(
-        @Schema(description = "a name of your own, [A-Za-z0-9._-]{1,64} (list filter, report heading)") String name,
+        @Schema(description = "a name of your own, [A-Za-z0-9._-]{1,64} (list filter, report heading)",
+                pattern = RequestValidator.NAME_PATTERN) String name,
         @Schema(description = "the machine: a preset or saved topology, or an explicit shape (required unless "
                 + "kubernetes gives the node)") TopologyRequest topology,
         @Schema(description = "kernel profile, HZ, feature switches (default: the newest profile)")
@@ -21,7 +23,8 @@ public record SimulationRequest(
         @Schema(description = "what runs: at least one workload (required unless kubernetes gives them)")
         List<WorkloadRequest> workloads,
         @Schema(description = "simulated time in integer milliseconds, e.g. 10000 (at most "
-                + "schedsim.limits.max-duration-ms)", minimum = "1", example = "2000") Long durationMs,
+                + "schedsim.limits.max-duration-ms); required unless an rt-app workload's global.duration gives it",
+                minimum = "1", example = "2000") Long durationMs,
         @Schema(description = "seed of the first repetition (default 42); repetition i uses seed + i") Long seed,
         @Schema(description = "runs per variant, each with its own seed (default 1)", minimum = "1")
         Integer repetitions,
@@ -51,7 +54,8 @@ public record SimulationRequest(
     public record KubernetesRequest(
             @Schema(description = "a Pod manifest, or a Deployment / ReplicaSet / StatefulSet / DaemonSet / Job whose "
                     + "spec.template is used (metadata.name, namespace, uid; containers' and init containers' "
-                    + "resources.requests / limits of cpu and memory; spec.overhead)", type = "object")
+                    + "resources.requests / limits of cpu and memory; spec.overhead)",
+                    implementation = java.util.Map.class)
             tools.jackson.databind.JsonNode pod,
             @Schema(description = "the node: a preset, saved topology or explicit shape, as the request's topology")
             TopologyRequest topology,
@@ -59,10 +63,12 @@ public record SimulationRequest(
                     + "cgroup, which the container gives)") Map<String, WorkloadRequest> workloads,
             @Schema(description = "the container runtime, which turns a container's cpu shares into cpu.weight: "
                     + "runc-X.Y.Z or crun-X.Y (default runc-1.3.2); before runc 1.3.2 and crun 1.23 the kubelet's "
-                    + "linear formula, since then a quadratic in log2(shares)", example = "runc-1.3.2")
+                    + "linear formula, since then a quadratic in log2(shares)", example = "runc-1.3.2",
+                    pattern = "^(runc|crun)-[0-9]{1,6}\\.[0-9]{1,6}(\\.[0-9]{1,6})?$")
             String runtime,
             @Schema(description = "the kubelet's cpuCFSQuotaPeriod (its CPUCFSQuotaPeriod gate on), a duration "
-                    + "1ms..1s such as \"100ms\" (default) or \"10ms\"", example = "100ms")
+                    + "1ms..1s such as \"100ms\" (default) or \"10ms\"", example = "100ms",
+                    pattern = "^[0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s)$")
             String cpuCFSQuotaPeriod) {
     }
 
@@ -135,64 +141,73 @@ public record SimulationRequest(
             Integer hz,
             Map<String, Boolean> features,
             @Schema(description = "sched_cfs_bandwidth_slice_us: runtime a CPU takes from a cgroup's pool at once "
-                    + "(default 5000)") Long bandwidthSliceUs) {
+                    + "(default 5000)", minimum = "1") Long bandwidthSliceUs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record CgroupRequest(
             @Schema(description = "cgroup v2 path, e.g. /kubepods/pod1 (parents are created unlimited; at most 32 "
-                    + "levels, 4096 characters)", example = "/a") String path,
+                    + "levels, 4096 characters)", example = "/a", pattern = "^/", maxLength = 4096) String path,
             @Schema(description = "cpu.max as the kernel takes it: \"QUOTA PERIOD\", \"QUOTA\" (period 100000), "
                     + "\"max PERIOD\" or \"max\" (default), in µs; QUOTA >= 1000, PERIOD 1000..1000000. A "
                     + "Kubernetes limit of 500m is \"50000 100000\"", example = "50000 100000",
                     pattern = "^\\s*(max|[0-9]+)(\\s+[0-9]+)?\\s*$") String cpuMax,
-            @Schema(description = "cpu.max.burst, µs (at most the quota; default 0)") Long cpuMaxBurst,
+            @Schema(description = "cpu.max.burst, µs (at most the quota; default 0)", minimum = "0") Long cpuMaxBurst,
             @Schema(description = "cpu.weight 1..10000 (default 100; a Kubernetes request of 1 CPU is 39)",
                     minimum = "1", maximum = "10000") Integer cpuWeight) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record WorkloadRequest(
-            @Schema(description = "unique in the simulation") String name,
+            @Schema(description = "unique in the simulation, printable characters", minLength = 1, maxLength = 128)
+            String name,
             @Schema(description = "the cgroup path its threads run in (default /)") String cgroup,
             @Schema(description = "cpu-bound, periodic, request-response, hackbench, schbench, trace, phases or rt-app")
             String type,
-            @Schema(description = "cpu-bound, periodic, trace, phases: number of threads") Integer threads,
-            @Schema(description = "-20..19 (default 0)") Integer nice,
-            @Schema(description = "allowed CPUs as a cpulist, e.g. 0-3,8 (default all)") String cpus,
-            @Schema(description = "cpu-bound: work per thread at full single-thread speed, µs (absent = runs forever)")
-            Long workUs,
-            @Schema(description = "periodic: work per cycle, µs") Long runUs,
-            @Schema(description = "periodic: sleep per cycle, µs (ends 50 µs late: timer slack)") Long sleepUs,
-            @Schema(description = "periodic: ± uniform jitter of run and sleep, %") Integer jitterPct,
-            @Schema(description = "request-response: client/server pairs") Integer pairs,
-            @Schema(description = "request-response: server work per request, µs") Long serviceUs,
-            @Schema(description = "request-response: client work between requests, µs") Long thinkUs,
-            @Schema(description = "hackbench: groups (-g)") Integer groups,
-            @Schema(description = "hackbench: senders, and as many receivers, per group (-f; hackbench uses 20)") Integer fdsPerGroup,
-            @Schema(description = "hackbench: messages each sender writes to each receiver of its group (-l)")
-            Integer loops,
-            @Schema(description = "hackbench: work per message sent or received, µs") Long messageUs,
-            @Schema(description = "schbench: message threads (-m)") Integer messageThreads,
-            @Schema(description = "schbench: workers per message thread (-t)") Integer workersPerMessageThread,
-            @Schema(description = "schbench: a request's CPU time (-c), µs, spun on the wall clock like usec_spin()")
-            Long requestUs,
+            @Schema(description = "cpu-bound, periodic, trace, phases: number of threads", minimum = "1")
+            Integer threads,
+            @Schema(description = "-20..19 (default 0)", minimum = "-20", maximum = "19") Integer nice,
+            @Schema(description = "allowed CPUs as a cpulist, e.g. 0-3,8 (default all)",
+                    pattern = "^\\s*[0-9]+\\s*(-\\s*[0-9]+\\s*)?(,\\s*[0-9]+\\s*(-\\s*[0-9]+\\s*)?)*$") String cpus,
+            @Schema(description = "cpu-bound: work per thread at full single-thread speed, µs (absent = runs forever)",
+                    minimum = "0") Long workUs,
+            @Schema(description = "periodic: work per cycle, µs", minimum = "1") Long runUs,
+            @Schema(description = "periodic: sleep per cycle, µs (ends 50 µs late: timer slack)", minimum = "0")
+            Long sleepUs,
+            @Schema(description = "periodic: ± uniform jitter of run and sleep, %", minimum = "0", maximum = "100")
+            Integer jitterPct,
+            @Schema(description = "request-response: client/server pairs", minimum = "1") Integer pairs,
+            @Schema(description = "request-response: server work per request, µs", minimum = "1") Long serviceUs,
+            @Schema(description = "request-response: client work between requests, µs", minimum = "0") Long thinkUs,
+            @Schema(description = "hackbench: groups (-g)", minimum = "1") Integer groups,
+            @Schema(description = "hackbench: senders, and as many receivers, per group (-f; hackbench uses 20)",
+                    minimum = "1") Integer fdsPerGroup,
+            @Schema(description = "hackbench: messages each sender writes to each receiver of its group (-l)",
+                    minimum = "1") Integer loops,
+            @Schema(description = "hackbench: work per message sent or received, µs", minimum = "1") Long messageUs,
+            @Schema(description = "schbench: message threads (-m)", minimum = "1") Integer messageThreads,
+            @Schema(description = "schbench: workers per message thread (-t)", minimum = "1")
+            Integer workersPerMessageThread,
+            @Schema(description = "schbench: a request's CPU time (-c), µs, spun on the wall clock like usec_spin()",
+                    minimum = "1") Long requestUs,
             @Schema(description = "schbench: requests per second over all message threads (-R); each message thread "
                     + "hands a request to 2/3 of its workers round-robin per round, ⌈rate / (2/3 · workers)⌉ rounds "
                     + "a second, and the result adds schbench's request latency (requestLatencyUs). 0 = no -R: a "
-                    + "message thread wakes all its workers and waits for them") Integer rps,
+                    + "message thread wakes all its workers and waits for them", minimum = "0") Integer rps,
             @Schema(description = "trace: each thread's run/sleep list, in order") List<SegmentRequest> segments,
-            @Schema(description = "cache footprint per thread, KiB (default by type)") Integer cacheFootprintKb,
+            @Schema(description = "cache footprint per thread, KiB (default by type)", minimum = "0")
+            Integer cacheFootprintKb,
             @Schema(description = "phases: each thread's phases, in order (rt-app's thread model)")
             List<PhaseRequest> phases,
-            @Schema(description = "phases: times each thread runs the whole phase list (-1, the default: until the "
-                    + "end)") Integer loop,
-            @Schema(description = "phases: each thread's initial delay, µs (default 0)") Long delayUs,
+            @Schema(description = "phases: times each thread runs the whole phase list, >= 1 (-1, the default: "
+                    + "until the end)", minimum = "-1") Integer loop,
+            @Schema(description = "phases: each thread's initial delay, µs (default 0)", minimum = "0",
+                    maximum = PhaseRules.MAX_US_TEXT) Long delayUs,
             @Schema(description = "phases: every thread exits at its first event after this time, µs (default: "
-                    + "none)") Long stopUs,
+                    + "none)", minimum = "1", maximum = PhaseRules.MAX_US_TEXT) Long stopUs,
             @Schema(description = "rt-app: an rt-app JSON document (its tasks and global objects); it becomes "
                     + "phases workloads, one per task, and the cgroups of their taskgroups",
-                    implementation = Object.class) tools.jackson.databind.JsonNode rtApp,
+                    implementation = java.util.Map.class) tools.jackson.databind.JsonNode rtApp,
             @Schema(description = "ftrace: the text of /sys/kernel/tracing/trace or of trace-cmd report (sched_switch, "
                     + "sched_waking/sched_wakeup, sched_process_exit); each selected thread becomes a trace workload "
                     + "of its runs and sleeps") String ftrace,
@@ -213,7 +228,8 @@ public record SimulationRequest(
 
     /** One phase of a phases workload: its events in order, {@code loop} times (default 1). */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record PhaseRequest(Integer loop, List<EventRequest> events) {
+    public record PhaseRequest(@Schema(description = "times the phase runs (default 1)", minimum = "1") Integer loop,
+                               List<EventRequest> events) {
     }
 
     /**
@@ -221,7 +237,12 @@ public record SimulationRequest(
      * (µs) and {@code timer} (rt-app's meanings).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record EventRequest(Long run, Long runtime, Long sleep, TimerRequest timer) {
+    public record EventRequest(
+            @Schema(description = "work, µs", minimum = "0", maximum = PhaseRules.MAX_US_TEXT) Long run,
+            @Schema(description = "a wall-clock spin, µs", minimum = "0", maximum = PhaseRules.MAX_US_TEXT)
+            Long runtime,
+            @Schema(description = "sleep, µs", minimum = "0", maximum = PhaseRules.MAX_US_TEXT) Long sleep,
+            TimerRequest timer) {
     }
 
     /**
@@ -230,7 +251,13 @@ public record SimulationRequest(
      * workload's threads; {@code mode} relative (default: a missed expiry restarts the grid from then) or absolute.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record TimerRequest(String ref, Long periodUs, String mode) {
+    public record TimerRequest(
+            @Schema(description = "the timer's name: \"unique...\" for one per thread, else shared by the "
+                    + "workload's threads") String ref,
+            @Schema(description = "µs between expiries", minimum = "1", maximum = PhaseRules.MAX_US_TEXT)
+            Long periodUs,
+            @Schema(description = "relative (default) or absolute", allowableValues = {"relative", "absolute"})
+            String mode) {
     }
 
     /**
@@ -244,20 +271,24 @@ public record SimulationRequest(
             @Schema(description = "the cgroup whose limits the grid sets, one of the request's", example = "/a")
             String cgroup,
             @Schema(description = "quotas in µs: from, to (inclusive), step") Range quotaUs,
-            @Schema(description = "periods in µs (default: the cgroup's)") List<Long> periodsUs,
-            @Schema(description = "bursts in µs (default: the cgroup's)") List<Long> burstsUs) {
+            @ArraySchema(arraySchema = @Schema(description = "periods in µs, each > 0 (default: the cgroup's)"),
+                    schema = @Schema(minimum = "1")) List<Long> periodsUs,
+            @ArraySchema(arraySchema = @Schema(description = "bursts in µs, each >= 0 (default: the cgroup's)"),
+                    schema = @Schema(minimum = "0")) List<Long> burstsUs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Range(@Schema(description = "the first value, µs") Long from,
-                        @Schema(description = "the last value, µs (included when the steps reach it)") Long to,
-                        @Schema(description = "the step, µs (> 0)") Long step) {
+    @Schema(name = "SweepRange")
+    public record Range(@Schema(description = "the first value, µs (> 0)", minimum = "1") Long from,
+                        @Schema(description = "the last value, µs (included when the steps reach it)", minimum = "1")
+                        Long to,
+                        @Schema(description = "the step, µs (> 0)", minimum = "1") Long step) {
     }
 
     /** One trace step: exactly one of {@code runUs} and {@code sleepUs}. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record SegmentRequest(@Schema(description = "work of this step, µs") Long runUs,
-                                 @Schema(description = "sleep of this step, µs") Long sleepUs) {
+    public record SegmentRequest(@Schema(description = "work of this step, µs", minimum = "0") Long runUs,
+                                 @Schema(description = "sleep of this step, µs", minimum = "0") Long sleepUs) {
     }
 
     /**
@@ -266,7 +297,8 @@ public record SimulationRequest(
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record VariantRequest(
-            @Schema(description = "[A-Za-z0-9._-]{1,64}, unique") String label,
+            @Schema(description = "[A-Za-z0-9._-]{1,64}, unique", pattern = RequestValidator.NAME_PATTERN)
+            String label,
             @Schema(description = "kernel fields that differ from the request's") KernelRequest kernel,
             @Schema(description = "cgroups of the request, by path, with the limits that differ "
                     + "(cpuMax, cpuMaxBurst, cpuWeight)") List<CgroupRequest> cgroups,

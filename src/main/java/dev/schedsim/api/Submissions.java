@@ -55,7 +55,7 @@ public class Submissions {
      *
      * @param key the optional Idempotency-Key header
      */
-    public ResponseEntity<Object> submit(String body, String key) {
+    public ResponseEntity<SimulationView> submit(String body, String key) {
         return submit(body, key, clients.owner());
     }
 
@@ -63,7 +63,7 @@ public class Submissions {
      * {@link #submit(String, String)} on behalf of {@code owner}: the limits advisor's steps, submitted by the
      * service for the client that asked for the advice.
      */
-    ResponseEntity<Object> submit(String body, String key, String owner) {
+    ResponseEntity<SimulationView> submit(String body, String key, String owner) {
         if (key != null && (key.isBlank() || key.length() > 255)) {
             throw new InvalidRequestException(false, List.of(new Violation("Idempotency-Key",
                     "must be 1..255 characters")));

@@ -5,6 +5,7 @@ import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.SchedDomainView;
 import dev.schedsim.engine.spec.TopologySpec;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**
@@ -16,7 +17,9 @@ record TopologyView(String name, String kind, String machine, String why, String
                     Shape shape, HardwareModel hardware, List<SchedDomainView> levels) {
 
     record Shape(int sockets, int numaNodesPerSocket, int llcsPerNumaNode, int coresPerLlc, int threadsPerCore,
-                 List<Integer> llcCores, int cores) {
+                 @Schema(description = "cores of each LLC when they differ, else null", types = {"array", "null"})
+                 List<Integer> llcCores,
+                 int cores) {
     }
 
     static TopologyView of(String name, String kind, String machine, String why, String description,

@@ -11,8 +11,9 @@ import java.util.TreeSet;
 
 /** The rules of one {@code workloads[i]} entry by type, and its engine spec. */
 final class Workloads {
-    private static final String TYPES = java.util.stream.Stream.concat(Arrays.stream(WorkloadType.values())
-            .map(WorkloadType::wireName), java.util.stream.Stream.of(RtApp.TYPE, FtraceWorkloads.TYPE)).toList().toString();
+    /** Every workload type a request may give: the engine's and the imports (also the schema's enum). */
+    static final java.util.List<String> TYPES = java.util.stream.Stream.concat(Arrays.stream(WorkloadType.values())
+            .map(WorkloadType::wireName), java.util.stream.Stream.of(RtApp.TYPE, FtraceWorkloads.TYPE)).toList();
 
     private Workloads() {
     }

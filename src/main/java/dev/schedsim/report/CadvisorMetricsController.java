@@ -16,6 +16,7 @@ import dev.schedsim.simulation.StateConflictException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.math.BigDecimal;
@@ -88,7 +89,8 @@ class CadvisorMetricsController {
                     + "until the simulation has SUCCEEDED.",
             responses = {
                 @ApiResponse(responseCode = "200", description = "OpenMetrics text",
-                        content = @Content(mediaType = "application/openmetrics-text")),
+                        content = @Content(mediaType = "application/openmetrics-text",
+                                schema = @Schema(types = "string"))),
                 @ApiResponse(responseCode = "404", description = "Unknown simulation"),
                 @ApiResponse(responseCode = "409", description = "Not SUCCEEDED (yet)")})
     ResponseEntity<String> metrics(@Parameter(description = "The simulation id") @PathVariable String id,

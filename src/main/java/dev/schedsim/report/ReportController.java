@@ -12,6 +12,7 @@ import dev.schedsim.simulation.StateConflictException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +60,8 @@ class ReportController {
                     + "404 for an unknown simulation, 409 until it has SUCCEEDED.",
             responses = {
                 @ApiResponse(responseCode = "200", description = "The report", content = {
-                    @Content(mediaType = "text/html"), @Content(mediaType = "text/markdown")}),
+                    @Content(mediaType = "text/html", schema = @Schema(types = "string")),
+                    @Content(mediaType = "text/markdown", schema = @Schema(types = "string"))}),
                 @ApiResponse(responseCode = "404", description = "Unknown simulation"),
                 @ApiResponse(responseCode = "406", description = "Neither text/html nor text/markdown acceptable"),
                 @ApiResponse(responseCode = "409", description = "Not finished (or not SUCCEEDED)")})

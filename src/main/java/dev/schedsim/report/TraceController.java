@@ -17,6 +17,8 @@ import dev.schedsim.trace.ChromeTrace;
 import dev.schedsim.trace.FtraceWriter;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
@@ -67,12 +69,18 @@ class TraceController {
                     + "sched_migrate_task, and throttled intervals as tracing_mark_write markers. Only when the "
                     + "request set \"trace\": true (404 otherwise); 409 until the simulation has SUCCEEDED.",
             responses = {
-                @ApiResponse(responseCode = "200", description = "The trace"),
+                @ApiResponse(responseCode = "200", description = "The trace", content = {
+                    @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                            schema = @Schema(implementation = TraceDocument.class)),
+                    @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(types = "string",
+                            description = "ftrace text, as /sys/kernel/tracing/trace"))}),
                 @ApiResponse(responseCode = "400", description = "Unknown format or variant"),
                 @ApiResponse(responseCode = "404", description = "Unknown simulation, or no trace requested"),
                 @ApiResponse(responseCode = "409", description = "Not finished (or not SUCCEEDED)")})
     ResponseEntity<String> trace(@Parameter(description = "The simulation id") @PathVariable String id,
-                                 @Parameter(description = "chrome (default) or ftrace")
+                                 @Parameter(description = "chrome (default) or ftrace",
+                                         schema = @Schema(allowableValues = {"chrome", "ftrace"},
+                                                 defaultValue = "chrome"))
                                  @RequestParam(defaultValue = "chrome") String format,
                                  @Parameter(description = "ftrace only: the variant's label (default: the first)")
                                  @RequestParam(required = false) String variant) {

@@ -1,6 +1,8 @@
 package dev.schedsim.scenario;
 
 import dev.schedsim.api.AdviceSubmissions;
+import dev.schedsim.api.AdviceView;
+import dev.schedsim.api.SimulationView;
 import dev.schedsim.api.Submissions;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -74,8 +76,11 @@ class ScenarioController {
                     examples = @ExampleObject(name = "overrides", value = OVERRIDES))),
             responses = {
                 @ApiResponse(responseCode = "202", description = "Queued; Location names the simulation (the "
-                        + "advice for kind advice)"),
-                @ApiResponse(responseCode = "200", description = "Idempotent replay: the existing simulation"),
+                        + "advice for kind advice)", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                        schema = @Schema(anyOf = {SimulationView.class, AdviceView.class}))),
+                @ApiResponse(responseCode = "200", description = "Idempotent replay: the existing simulation",
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                        schema = @Schema(implementation = SimulationView.class))),
                 @ApiResponse(responseCode = "400", description = "Overrides malformed or out of their rules"),
                 @ApiResponse(responseCode = "404", description = "Unknown scenario"),
                 @ApiResponse(responseCode = "409", description = "Idempotency-Key reused with another body"),
@@ -102,7 +107,8 @@ class ScenarioController {
             }
             return advice.submit(request);
         }
-        return submissions.submit(request, key);
+        ResponseEntity<SimulationView> r = submissions.submit(request, key);
+        return ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).body(r.getBody());
     }
 
     private ScenarioLibrary.Scenario find(String name) {

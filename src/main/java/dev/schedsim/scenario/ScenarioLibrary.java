@@ -1,5 +1,7 @@
 package dev.schedsim.scenario;
 
+import dev.schedsim.api.AdviceRequest;
+import dev.schedsim.api.SimulationRequest;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +40,11 @@ public class ScenarioLibrary {
                                    + "run is a simulation; advice: one of POST /api/v1/advice and a run an advice",
                                    allowableValues = {SIMULATION, ADVICE}) String kind,
                            String title, String description, String machine, Published published,
-                           String expect, JsonNode request) {
+                           String expect,
+                           @Schema(description = "the ready request: a simulation's to post to /api/v1/simulations "
+                                   + "as is, an advice's to /api/v1/advice",
+                                   implementation = Map.class, anyOf = {SimulationRequest.class, AdviceRequest.class})
+                           JsonNode request) {
         public boolean advice() {
             return ADVICE.equals(kind);
         }

@@ -1,6 +1,10 @@
 package dev.schedsim.security;
 
 import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import org.springdoc.core.customizers.OpenApiCustomizer;
@@ -9,7 +13,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * With security on, the OpenAPI document says how to send a key (bearer, or the X-API-Key header), so that
- * Swagger UI's "Authorize" sends it with every example it runs. Off, the document stays as it was.
+ * Swagger UI's "Authorize" sends it with every example it runs, and that every operation may answer 401 and 403
+ * (problem details). Off, the document stays as it was.
  */
 @Configuration(proxyBeanMethods = false)
 class SecuredApiDocument {
@@ -30,6 +35,21 @@ class SecuredApiDocument {
                             .description("the same key as X-API-Key: <secret>"));
             api.addSecurityItem(new SecurityRequirement().addList("bearer"));
             api.addSecurityItem(new SecurityRequirement().addList("apiKey"));
+            if (api.getPaths() != null) {
+                // every operation may answer them (ProblemResponses), so a generated client knows their body
+                api.getPaths().values().forEach(path -> path.readOperations().forEach(op -> {
+                    if (op.getResponses() != null) {
+                        op.getResponses().putIfAbsent("401", problem("No key or token, or not a valid one"));
+                        op.getResponses().putIfAbsent("403", problem("The key's or token's role may not do this"));
+                    }
+                }));
+            }
         };
+    }
+
+    private static ApiResponse problem(String description) {
+        return new ApiResponse().description(description).content(new Content().addMediaType(
+                org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+                new MediaType().schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))));
     }
 }

@@ -398,13 +398,18 @@ class SimulationLifecycleTests {
         assertThat(paths.path("/api/v1/simulations/{id}/cancel").path("post").path("responses").has("409")).isTrue();
         // The fixed value sets and what a request cannot do without, from the code that defines them.
         JsonNode schemas = api.path("components").path("schemas");
-        assertThat(schemas.path("WorkloadRequest").path("properties").path("type").path("enum").toString())
-                .contains("cpu-bound", "request-response", "schbench", "trace");
-        assertThat(schemas.path("KernelRequest").path("properties").path("profile").path("enum").toString())
-                .contains("6.1", "6.18");
-        // topology and workloads: required unless kubernetes gives them (issue 22), which their texts say.
-        assertThat(schemas.path("SimulationRequest").path("required").toString()).contains("durationMs")
-                .doesNotContain("topology", "workloads");
+        assertThat(schemas.path("WorkloadRequest").path("properties").path("type").path("$ref").asString())
+                .isEqualTo("#/components/schemas/WorkloadType");
+        assertThat(schemas.path("WorkloadType").path("enum").toString())
+                .contains("cpu-bound", "request-response", "schbench", "trace", "rt-app", "ftrace");
+        assertThat(schemas.path("KernelRequest").path("properties").path("profile").path("$ref").asString())
+                .isEqualTo("#/components/schemas/KernelProfileName");
+        assertThat(schemas.path("KernelProfileName").path("enum").toString()).contains("6.1", "6.18");
+        // topology and workloads: required unless kubernetes gives them (issue 22), durationMs unless rt-app's
+        // global.duration does, which their texts say.
+        assertThat(schemas.path("SimulationRequest").has("required")).isFalse();
+        assertThat(schemas.path("SimulationRequest").path("properties").path("durationMs").path("description")
+                .asString()).contains("unless an rt-app");
         assertThat(schemas.path("SimulationRequest").path("properties").path("topology").path("description")
                 .asString()).contains("unless kubernetes");
         assertThat(schemas.path("SimulationRequest").path("properties").path("workloads").path("description")

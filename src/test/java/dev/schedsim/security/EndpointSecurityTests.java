@@ -357,6 +357,14 @@ class EndpointSecurityTests {
         assertThat(doc.path("components").path("securitySchemes").path("apiKey").path("name").asString())
                 .isEqualTo("X-API-Key");
         assertThat(doc.path("security").size()).isEqualTo(2);
+        doc.path("paths").properties().forEach(path -> path.getValue().properties().forEach(op -> {
+            for (String status : new String[] {"401", "403"}) {
+                assertThat(op.getValue().path("responses").path(status).path("content")
+                        .path("application/problem+json").path("schema").path("$ref").asString())
+                        .as(op.getKey() + " " + path.getKey() + " " + status)
+                        .isEqualTo("#/components/schemas/ProblemDetail");
+            }
+        }));
     }
 
     @Test
