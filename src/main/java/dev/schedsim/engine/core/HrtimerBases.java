@@ -18,12 +18,16 @@ public final class HrtimerBases {
     private final Timers timers;
     private final Task[][] base;
     private final int[] size;
+    /** Per CPU: no armed timer's soft expiry is earlier (a bound: exact after each scan, lowered by arm()). */
+    private final long[] minSoft;
 
     public HrtimerBases(SimClock clock, Timers timers, int ncpu) {
         this.clock = clock;
         this.timers = timers;
         this.base = new Task[ncpu][4];
         this.size = new int[ncpu];
+        this.minSoft = new long[ncpu];
+        java.util.Arrays.fill(minSoft, Long.MAX_VALUE);
     }
 
     /** hrtimer_start_range_ns() of p's sleep on {@code cpu}; the interrupt comes {@code latenessNs} after the hard expiry. */
@@ -37,8 +41,10 @@ public final class HrtimerBases {
             if (size[cpu] == base[cpu].length) {
                 base[cpu] = java.util.Arrays.copyOf(base[cpu], 2 * size[cpu]);
             }
+            p.timerIndex = size[cpu];
             base[cpu][size[cpu]++] = p;
             p.timerCpu = cpu;
+            minSoft[cpu] = Math.min(minSoft[cpu], p.timerSoftNs);
         }
     }
 
@@ -50,14 +56,11 @@ public final class HrtimerBases {
             return;
         }
         Task[] b = base[cpu];
-        for (int i = 0, n = size[cpu]; i < n; i++) {
-            if (b[i] == p) {
-                b[i] = b[n - 1];
-                b[n - 1] = null;
-                size[cpu]--;
-                break;
-            }
-        }
+        int n = --size[cpu];
+        Task last = b[n];
+        b[p.timerIndex] = last;
+        last.timerIndex = p.timerIndex;
+        b[n] = null;
         p.timerCpu = -1;
     }
 
@@ -67,13 +70,20 @@ public final class HrtimerBases {
      * The caller expires it (cancel(), then the wakeup) and asks again.
      */
     Task nextExpired(int cpu) {
+        if (clock.now < minSoft[cpu]) {
+            return null; // (the common case, at a tick: no soft expiry has passed)
+        }
         Task[] b = base[cpu];
         Task first = null;
+        long soft = Long.MAX_VALUE;
         for (int i = 0, n = size[cpu]; i < n; i++) {
-            if (first == null || b[i].timerHardNs < first.timerHardNs) {
-                first = b[i];
+            Task t = b[i];
+            soft = Math.min(soft, t.timerSoftNs);
+            if (first == null || t.timerHardNs < first.timerHardNs) {
+                first = t;
             }
         }
+        minSoft[cpu] = soft;
         return first != null && first.timerSoftNs <= clock.now ? first : null;
     }
 }

@@ -50,6 +50,8 @@ public final class Task implements SimThread {
     public long timerSoftNs;
     public long timerHardNs;
     public int timerCpu = -1;
+    /** Its place in that CPU's list (HrtimerBases). */
+    public int timerIndex;
     /** Time of the pending wakeup (for wakeup latency), or -1. */
     public long wakeTime = -1;
     /** A wake that arrived before the task blocked (like a pipe with a byte in it). */
