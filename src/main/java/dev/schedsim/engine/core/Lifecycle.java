@@ -81,7 +81,6 @@ public final class Lifecycle {
             execution.armRunEnd(cpu);
             return;
         }
-        if (System.getProperty("ssv1") != null) updateCurr.updateCurr(cpu);
         Action a = p.workload.next(p);
         if (a == Action.RUN) {
             // The next segment follows in user space, without entering the kernel.
@@ -90,7 +89,7 @@ public final class Lifecycle {
             return;
         }
         // The program enters the kernel to sleep, block or exit: dequeue_task_fair()'s update_curr().
-        if (System.getProperty("ssv1") == null) updateCurr.updateCurr(cpu);
+        updateCurr.updateCurr(cpu);
         leaveCpu(cpu, p, a);
     }
 
