@@ -76,11 +76,11 @@ class DeterminismTests {
     void withoutInterleaveTheTimersAreAlignedWhateverTheSeed() {
         // Before the interleave commit, period timers start aligned to multiples of the period, so a
         // bandwidth-only spec without jitter draws nothing random: every seed gives the same cpu.stat.
-        // (Should another seeded mechanism be modelled later, e.g. NI_RANDOM, compare nrPeriods only.)
         EngineSpec base = mixed();
-        // (on a machine without noise: the noise draws from the seed too)
+        // (on a machine without noise and without NI_RANDOM's die: both draw from the seed too)
         EngineSpec spec = new EngineSpec(Specs.quiet(base.topology()), Specs.kernel("6.18", 250,
-                Map.of(Feature.BANDWIDTH_TIMER_INTERLEAVE, false)), base.cgroups(), base.workloads(),
+                Map.of(Feature.BANDWIDTH_TIMER_INTERLEAVE, false, Feature.NI_RANDOM, false)), base.cgroups(),
+                base.workloads(),
                 base.durationUs(), false);
         assertEquals(limitedStats(spec, Specs.run(spec, 1)), limitedStats(spec, Specs.run(spec, 2)));
     }

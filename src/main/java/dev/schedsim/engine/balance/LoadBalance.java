@@ -33,14 +33,14 @@ public final class LoadBalance {
 
     public LoadBalance(KernelConfig kernel, HardwareModel hw, Topology topo, Cpu[] cpus, SimClock clock,
                        RunQueues rqs, RootDomain rd, SchedDomainShared shared, LoadTracking pelt,
-                       Execution execution, Migration migration) {
+                       Execution execution, Migration migration, long seed) {
         this.domains = new SchedDomains(topo, kernel, clock);
         this.counters = new BalanceCounters(domains.nl);
         FindBusiestGroup groups = new FindBusiestGroup(domains, cpus, pelt, rqs, shared, topo);
         DetachTasks detach = new DetachTasks(kernel, domains, rqs, migration, clock, counters);
         SchedBalanceRq balanceRq = new SchedBalanceRq(hw, domains, cpus, execution, groups, detach, counters);
         this.newidle = new NewidleBalance(kernel, domains, cpus, clock, rd, pelt, execution, balanceRq,
-                counters);
+                counters, seed);
         BalanceSerialize serialize = new BalanceSerialize(clock, topo, hw, cpus, execution, counters);
         this.periodic = new PeriodicBalance(kernel, domains, cpus, topo, shared, pelt, balanceRq, newidle,
                 serialize);

@@ -8,6 +8,7 @@ import dev.schedsim.engine.pelt.LoadTracking;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.topology.RootDomain;
+import java.util.SplittableRandom;
 
 /**
  * sched_balance_newidle() (newidle_balance() before 6.10, kernel/sched/fair.c): a CPU that found nothing to run
@@ -16,6 +17,7 @@ import dev.schedsim.engine.topology.RootDomain;
  * (update_newidle_cost()) and its decay. The seed 003 features change which costs are paid and counted
  * (NEWIDLE_COST_BLOCKED_AVERAGES, NEWIDLE_DECAY_AFTER_WAIT, NEWIDLE_MIGRATION_COST_GATE), never the costs
  * themselves; THROTTLE_IDLE_BALANCE (seed 001) lets a CPU whose tasks were just throttled balance at all.
+ * NI_RANDOM (6.19, 6.18.5+) balances each domain only with the probability of its recent success.
  */
 public final class NewidleBalance {
     private final SchedDomains sd;
@@ -30,9 +32,13 @@ public final class NewidleBalance {
     private final boolean decayAfterWait; // NEWIDLE_DECAY_AFTER_WAIT
     private final boolean migrationCostGate; // NEWIDLE_MIGRATION_COST_GATE
     private final boolean throttleIdleBalance; // THROTTLE_IDLE_BALANCE
+    private final boolean niRandom; // NI_RANDOM
+    /** sched_rng(): each CPU's own generator (the kernel's per-CPU prandom state), seeded from the run's seed. */
+    private final SplittableRandom[] rng;
 
     NewidleBalance(KernelConfig kernel, SchedDomains sd, Cpu[] cpus, SimClock clock, RootDomain rd,
-                   LoadTracking pelt, Execution execution, SchedBalanceRq balanceRq, BalanceCounters counters) {
+                   LoadTracking pelt, Execution execution, SchedBalanceRq balanceRq, BalanceCounters counters,
+                   long seed) {
         this.execution = execution;
         this.balanceRq = balanceRq;
         this.sd = sd;
@@ -45,6 +51,13 @@ public final class NewidleBalance {
         this.decayAfterWait = kernel.on(Feature.NEWIDLE_DECAY_AFTER_WAIT);
         this.migrationCostGate = kernel.on(Feature.NEWIDLE_MIGRATION_COST_GATE);
         this.throttleIdleBalance = kernel.on(Feature.THROTTLE_IDLE_BALANCE);
+        this.niRandom = kernel.on(Feature.NI_RANDOM);
+        // A generator of its own (not the run's): a profile without NI_RANDOM draws exactly what it drew before.
+        SplittableRandom base = new SplittableRandom(seed * 0xD1B54A32D192ED03L + 0x8CB92BA72F3D8DD7L);
+        this.rng = new SplittableRandom[cpus.length];
+        for (int c = 0; c < cpus.length; c++) {
+            rng[c] = base.split();
+        }
     }
 
     /**
@@ -86,11 +99,26 @@ public final class NewidleBalance {
             if (cpu.avgIdle < currCost + sd.maxNewidleCost[c][l]) {
                 break;
             }
+            int weight = 1;
+            if (niRandom) { // NI_RANDOM: a 1024-sided die against the domain's success rate
+                int d1k = rng[c].nextInt() & 1023;
+                weight = 1 + sd.newidleRatio[c][l];
+                if (d1k > weight) {
+                    updateNewidleStats(c, l, 0);
+                    continue;
+                }
+                weight = (1024 + weight / 2) / weight;
+            }
             long before = cpu.overheadNs;
             pulled = balanceRq.schedBalanceRq(c, l, IdleType.CPU_NEWLY_IDLE);
             long domainCost = cpu.overheadNs - before + pending;
             spent += cpu.overheadNs - before;
             pending = 0;
+            if (niRandom) {
+                // update_newidle_cost() counts the call when its cost is not 0, i.e. on this path (the periodic
+                // balance's decay passes 0); the model's cost can be 0 on a machine without overheads.
+                updateNewidleStats(c, l, pulled > 0 ? weight : 0);
+            }
             updateNewidleCost(c, l, domainCost);
             counters.sampleNewidleCost(l, sd.maxNewidleCost[c][l]);
             currCost += domainCost;
@@ -105,6 +133,20 @@ public final class NewidleBalance {
             execution.stall(cpu, spent);
         }
         return pulled;
+    }
+
+    /**
+     * update_newidle_stats() (NI_RANDOM): count a newidle call and its weighted success; every 1024 calls the
+     * success count becomes the ratio and both counts halve.
+     */
+    private void updateNewidleStats(int cpu, int l, int success) {
+        int calls = ++sd.newidleCall[cpu][l];
+        sd.newidleSuccess[cpu][l] += success;
+        if (calls >= 1024) {
+            sd.newidleRatio[cpu][l] = sd.newidleSuccess[cpu][l];
+            sd.newidleCall[cpu][l] = calls / 2;
+            sd.newidleSuccess[cpu][l] /= 2;
+        }
     }
 
     /**

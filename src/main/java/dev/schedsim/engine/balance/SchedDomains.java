@@ -24,6 +24,10 @@ final class SchedDomains {
     final int[][] nrBalanceFailed;
     final long[][] maxNewidleCost;
     final long[][] lastDecay;
+    /** sd->newidle_call, newidle_success, newidle_ratio (NI_RANDOM): a 50 % success rate to start (sd_init()). */
+    final int[][] newidleCall;
+    final int[][] newidleSuccess;
+    final int[][] newidleRatio;
     /** rq->next_balance. */
     final long[] nextBalance;
     /** Per level and span: the sched_group index of each position in the span, and the group count. */
@@ -45,10 +49,16 @@ final class SchedDomains {
         nrBalanceFailed = new int[n][nl];
         maxNewidleCost = new long[n][nl];
         lastDecay = new long[n][nl];
+        newidleCall = new int[n][nl];
+        newidleSuccess = new int[n][nl];
+        newidleRatio = new int[n][nl];
         nextBalance = new long[n];
         for (int c = 0; c < n; c++) {
             for (int l = 0; l < nl; l++) {
                 balanceInterval[c][l] = levels.get(l).weight(c);
+                newidleCall[c][l] = 512;
+                newidleSuccess[c][l] = 256;
+                newidleRatio[c][l] = 512;
             }
         }
         groupOfPos = new int[nl][][];

@@ -53,9 +53,9 @@ import java.util.SplittableRandom;
  * gets what it works with by its constructor), then runs the event loop — the next timer fires, its handler runs,
  * every CPU it marked for rescheduling runs schedule() — until the end, and assembles the report.
  *
- * <p><b>Determinism:</b> time is a long of nanoseconds; the only randomness is two generators seeded from the
- * run's seed (the run's own, and the machine noise's, {@link MachineActivity}); events are ordered by (time,
- * priority, sequence).
+ * <p><b>Determinism:</b> time is a long of nanoseconds; the only randomness is generators seeded from the
+ * run's seed (the run's own, the machine noise's, {@link MachineActivity}, and NI_RANDOM's per-CPU ones in
+ * {@code NewidleBalance}); events are ordered by (time, priority, sequence).
  *
  * <p>See docs/model.md for the map of the engine's packages.
  */
@@ -145,7 +145,8 @@ public final class Simulation {
         ContextSwitch contextSwitch = new ContextSwitch(clock, timers, rqs, recorder);
         Migration migration = new Migration(clock, rqs, fairQueue, fairPick, preemption, updateCurr, execution,
                 pelt, cache, contextSwitch, resched, counters, recorder);
-        this.balance = new LoadBalance(kernel, hw, topo, cpus, clock, rqs, rd, shared, pelt, execution, migration);
+        this.balance = new LoadBalance(kernel, hw, topo, cpus, clock, rqs, rd, shared, pelt, execution, migration,
+                seed);
 
         // The core paths.
         this.scheduler = new Scheduler(kernel, hw, clock, timers, resched,

@@ -44,7 +44,14 @@ public enum Feature {
     /** Throttle each task at its return-to-user point (e1fad12dcb66, v6.18). */
     TASK_BASED_THROTTLE,
     /** Check that a domain is due before contending for sched_balance_running (3324b2180c17, seed 004). */
-    BALANCE_DUE_BEFORE_SERIALIZE;
+    BALANCE_DUE_BEFORE_SERIALIZE,
+    /**
+     * Newidle balance runs in each domain with the probability of its recent success rate (sd->newidle_ratio, a
+     * 1024-sided die per domain; a success counts 1024/(1 + ratio) to make up for the skipped ones):
+     * 33cf66d88306 "sched/fair: Proportional newidle balance", 6.19, in 6.18.y from 6.18.5 (with the revert of
+     * the 6.17 cost bump, d206fbad9328).
+     */
+    NI_RANDOM;
 
     /** Parses a feature name exactly as written in features.md; null when unknown. */
     public static Feature byName(String name) {
