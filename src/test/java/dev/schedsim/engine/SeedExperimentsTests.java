@@ -154,12 +154,15 @@ class SeedExperimentsTests {
         // (+9.4 % before update_curr() ran ahead of place_entity() in enqueue_entity(), issue 18: a woken task
         // placed against an up-to-date min_vruntime preempts its waker less often, and 5.15's CPUs run dry less
         // (idle 12.8 % -> 5.6 %), so the gate starves less and the gain shrinks to about +2 %)
-        assertTrue(c16 > 1, "16 groups improve, got " + c16);
+        // (+1.9 % and idle 5.4 % -> 2.4 % until a migrating task took its PELT averages along, 2026-12-01: the
+        // balancer now sees each move at once, 5.15's CPUs run dry more often (idle 9.9 %) and 5.16 gains +1.0 %,
+        // idle 7.4 %)
+        assertTrue(c16 > 0.5, "16 groups improve, got " + c16);
         assertTrue(Math.abs(c1) <= 2, "1 group within ±2 %, got " + c1);
         // (+0.9 % before issue 18, +3.5 % after: still far below the mid-range effect's scale in the posting)
         assertTrue(Math.abs(c128) <= 5, "128 groups within ±5 %, got " + c128);
         assertTrue(g16[5] > 10 * g16[4], "5.16 newidle-balances far more often");
-        assertTrue(g16[3] < g16[2] / 2, "5.16 halves the idle time at 16 groups");
+        assertTrue(g16[3] < g16[2] * 0.85, "5.16 cuts the idle time at 16 groups");
         // The gate is the mechanism: 5.16 with only NEWIDLE_MIGRATION_COST_GATE switched back loses the gain.
         assertTrue(Math.abs(gate[1] - g16[0]) / g16[0] * 100 <= 1, "5.16 + the 5.15 gate is back to 5.15");
     }

@@ -69,6 +69,9 @@ public final class FairQueue {
     public void enqueueTask(Task p, int cpuId, int flags) {
         Cpu cpu = rqs.cpu(cpuId);
         hooks.charge(cpu, p.group.depth + 1);
+        if (p.cpu != cpuId && (flags & ENQUEUE_INITIAL) == 0) {
+            pelt.migrateTaskLoad(p, rqs.cpu(p.cpu), cpu);
+        }
         pelt.updateLoadAvg(cpu);
         pelt.updateLoadAvg(p);
         rqs.lruAddHead(cpu, p);

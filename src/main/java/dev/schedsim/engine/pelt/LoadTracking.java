@@ -45,9 +45,7 @@ public final class LoadTracking {
         if (!pelt.update(clock.now, cpu.root.load, cpu.root.hNrRunning, cpu.busy)) {
             return; // (the averages are what they were)
         }
-        cpuLoad[cpu.id] = pelt.loadAvg();
-        cpuUtil[cpu.id] = pelt.utilAvg();
-        cpuRunnable[cpu.id] = pelt.runnableAvg();
+        publish(cpu);
     }
 
     /**
@@ -58,6 +56,35 @@ public final class LoadTracking {
         boolean queued = p.se.onRq;
         p.pelt.update(clock.now, queued ? p.se.weight : 0, queued && !p.se.delayed ? 1 : 0,
                 p.is(TaskState.RUNNING));
+    }
+
+    /**
+     * A task changes CPU (migrate_task_rq_fair() at set_task_cpu(), then the enqueue's DO_ATTACH): its averages,
+     * decayed to now, leave the old CPU's sums (remove_entity_load_avg()) and join the new one's
+     * (attach_entity_load_avg()), so the balancer sees the move at once instead of after the old CPU's signal has
+     * decayed (a half-life of 32 ms). Only for a task of the root group: for a grouped task the kernel moves the
+     * load between the group's cfs_rqs and propagates it up through the group entities, which is not modelled.
+     */
+    public void migrateTaskLoad(Task p, Cpu src, Cpu dst) {
+        if (!p.group.isRoot()) {
+            return;
+        }
+        updateLoadAvg(p);
+        updateLoadAvg(src);
+        updateLoadAvg(dst);
+        long load = p.pelt.loadAvg();
+        long runnable = p.pelt.runnableAvg();
+        long util = p.pelt.utilAvg();
+        src.pelt.detach(load, runnable, util);
+        dst.pelt.attach(load, runnable, util);
+        publish(src);
+        publish(dst);
+    }
+
+    private void publish(Cpu cpu) {
+        cpuLoad[cpu.id] = cpu.pelt.loadAvg();
+        cpuUtil[cpu.id] = cpu.pelt.utilAvg();
+        cpuRunnable[cpu.id] = cpu.pelt.runnableAvg();
     }
 
     /**
