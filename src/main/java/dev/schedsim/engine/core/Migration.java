@@ -55,6 +55,7 @@ public final class Migration {
         p.lastDequeueTime = 0;
         p.migrations++;
         counters.migrations++;
+        fairQueue.migrateTaskRqFair(p, dst);
         fairQueue.enqueueTask(p, dst, 0);
         preemption.checkPreemptWakeupFair(rqs.cpu(dst), p);
     }

@@ -65,13 +65,18 @@ public final class FairQueue {
         this.delayDequeue = eevdf && kernel.on(Feature.DELAY_DEQUEUE);
     }
 
+    /**
+     * migrate_task_rq_fair() as set_task_cpu() calls it before the task is enqueued on {@code dst}: the task's PELT
+     * averages move with it (LoadTracking.migrateTaskLoad()).
+     */
+    public void migrateTaskRqFair(Task p, int dst) {
+        pelt.migrateTaskLoad(p, rqs.cpu(p.cpu), rqs.cpu(dst));
+    }
+
     /** enqueue_task_fair(): the task's entity and every level above it that was not queued. */
     public void enqueueTask(Task p, int cpuId, int flags) {
         Cpu cpu = rqs.cpu(cpuId);
         hooks.charge(cpu, p.group.depth + 1);
-        if (p.cpu != cpuId && (flags & ENQUEUE_INITIAL) == 0) {
-            pelt.migrateTaskLoad(p, rqs.cpu(p.cpu), cpu);
-        }
         pelt.updateLoadAvg(cpu);
         pelt.updateLoadAvg(p);
         rqs.lruAddHead(cpu, p);
