@@ -227,8 +227,8 @@ class WorkloadTests {
         Report.Latency l = w.requestLatencyUs();
         assertTrue(l.p50() < 100, "request latency p50 " + l.p50());
         assertTrue(l.max() < 2 * 100 + 10, "request latency max " + l.max());
-        Report always = Specs.run(Specs.spec(Specs.frictionless(Specs.preset("validation-2c")), Specs.kernel("6.18", 250,
-                new EnumMap<>(Map.of(Feature.NI_RANDOM, false))), List.of(),
+        Report always = Specs.run(Specs.spec(Specs.frictionless(Specs.preset("validation-2c")),
+                Specs.kernel("6.18", 250, new EnumMap<>(Map.of(Feature.NI_RANDOM, false))), List.of(),
                 List.of(TestWorkloads.schbench("s", "/", 1, workers, 100, rps)), 1_000_000), 1);
         Report.Latency l0 = Specs.workload(always, "s").requestLatencyUs();
         assertTrue(l0.max() < 100, "request latency max without NI_RANDOM " + l0.max());

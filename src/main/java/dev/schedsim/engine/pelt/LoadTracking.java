@@ -62,8 +62,9 @@ public final class LoadTracking {
      * A task changes CPU (migrate_task_rq_fair() at set_task_cpu(), then the enqueue's DO_ATTACH): its averages,
      * decayed to now, leave the old CPU's sums (remove_entity_load_avg()) and join the new one's
      * (attach_entity_load_avg()), so the balancer sees the move at once instead of after the old CPU's signal has
-     * decayed (a half-life of 32 ms). Called for a balance move, an active push and a wakeup on another CPU. Only for a task of the root group: for a grouped task the kernel moves the
-     * load between the group's cfs_rqs and propagates it up through the group entities, which is not modelled.
+     * decayed (a half-life of 32 ms). Called for a balance move, an active push and a wakeup on another CPU. Only
+     * for a task of the root group: for a grouped task the kernel moves the load between the group's cfs_rqs and
+     * propagates it up through the group entities (propagate_entity_load_avg()), which is not modelled.
      */
     public void migrateTaskLoad(Task p, Cpu src, Cpu dst) {
         if (!p.group.isRoot()) {
