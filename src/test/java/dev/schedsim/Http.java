@@ -105,6 +105,18 @@ public final class Http {
         throw new AssertionError("simulation " + id + " did not finish");
     }
 
+    /** Polls GET /api/v1/advice/{id} until it is no longer RUNNING (bounded by a count, not a time assertion). */
+    public JsonNode awaitAdvice(String id) {
+        for (int i = 0; i < 6000; i++) {
+            JsonNode n = json(get("/api/v1/advice/" + id));
+            if (!n.path("status").asString().equals("RUNNING")) {
+                return n;
+            }
+            pause();
+        }
+        throw new AssertionError("advice " + id + " did not finish");
+    }
+
     private static void pause() {
         try {
             Thread.sleep(50);

@@ -50,22 +50,12 @@ class AdviceScenarioTests {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
         String id = Http.json(r).path("id").asString();
         assertThat(r.headers().firstValue("Location")).contains("/api/v1/advice/" + id);
-        for (int i = 0; i < 12_000; i++) {
-            JsonNode n = Http.json(http.get("/api/v1/advice/" + id));
-            if (!n.path("status").asString().equals("RUNNING")) {
-                assertThat(n.path("status").asString()).as(n.toString()).isEqualTo("SUCCEEDED");
-                assertThat(n.path("monotone").asBoolean()).as("monotone").isTrue();
-                System.out.println("advice scenario " + name + ": " + n.path("summary").asString() + " (" + n.path("steps")
-                        + " steps, " + n.path("candidates").size() + " settings)");
-                return n;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("advice " + id + " did not finish");
+        JsonNode n = http.awaitAdvice(id);
+        assertThat(n.path("status").asString()).as(n.toString()).isEqualTo("SUCCEEDED");
+        assertThat(n.path("monotone").asBoolean()).as("monotone").isTrue();
+        System.out.println("advice scenario " + name + ": " + n.path("summary").asString() + " (" + n.path("steps")
+                + " steps, " + n.path("candidates").size() + " settings)");
+        return n;
     }
 
     /** Each repetition's figures (the result's runs) of a plain simulation of {@code request}. */

@@ -30,21 +30,6 @@ class AdviceTests {
         http = new Http(port);
     }
 
-    private JsonNode awaitAdvice(String id) {
-        for (int i = 0; i < 12_000; i++) {
-            JsonNode n = Http.json(http.get("/api/v1/advice/" + id));
-            if (!n.path("status").asString().equals("RUNNING")) {
-                return n;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("advice " + id + " did not finish");
-    }
-
     /** The throttled share of /web's periods in each repetition of the example's request at {@code cpuMax}. */
     private double[] throttledPct(String cpuMax, int repetitions) {
         ObjectNode r = (ObjectNode) Http.JSON.readTree(ApiExamples.ADVICE).path("request");
@@ -74,7 +59,7 @@ class AdviceTests {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
         String id = Http.json(r).path("id").asString();
         assertThat(r.headers().firstValue("Location")).contains("/api/v1/advice/" + id);
-        JsonNode a = awaitAdvice(id);
+        JsonNode a = http.awaitAdvice(id);
         assertThat(a.path("status").asString()).as(a.toString()).isEqualTo("SUCCEEDED");
         assertThat(a.path("progress").asDouble()).isEqualTo(1.0);
         JsonNode rec = a.path("recommendation");
@@ -126,7 +111,7 @@ class AdviceTests {
         advice.put("repetitions", 2);
         HttpResponse<String> r = http.post("/api/v1/advice", advice.toString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
-        JsonNode a = awaitAdvice(Http.json(r).path("id").asString());
+        JsonNode a = http.awaitAdvice(Http.json(r).path("id").asString());
         assertThat(a.path("status").asString()).as(a.toString()).isEqualTo("SUCCEEDED");
         String millicores = a.path("recommendation").path("limitsCpu").asString();
         assertThat(millicores).matches("[0-9]+m");

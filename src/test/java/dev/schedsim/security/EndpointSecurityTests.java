@@ -105,19 +105,9 @@ class EndpointSecurityTests {
         HttpResponse<String> r = who.post("/api/v1/advice", ADVICE);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
         String id = Http.json(r).path("id").asString();
-        for (int i = 0; i < 6000; i++) {
-            JsonNode n = Http.json(who.get("/api/v1/advice/" + id));
-            if (!n.path("status").asString().equals("RUNNING")) {
-                assertThat(n.path("status").asString()).as(n.toString()).isEqualTo("SUCCEEDED");
-                return id;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        throw new AssertionError("advice " + id + " did not finish");
+        JsonNode n = who.awaitAdvice(id);
+        assertThat(n.path("status").asString()).as(n.toString()).isEqualTo("SUCCEEDED");
+        return id;
     }
 
     /** One endpoint: how to call it as each caller, and what each gets. */

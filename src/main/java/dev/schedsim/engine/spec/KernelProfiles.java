@@ -23,7 +23,8 @@ public final class KernelProfiles {
         add("5.16", false, "newidle cost tracking series (seed 003)");
         add("6.1", false, "CFS pick, SIS_UTIL, burst, cfs_rq-based throttle");
         add("6.6", true, "EEVDF; interleaved bandwidth timers (~6.4)");
-        add("6.18", true, "task-based throttle (e1fad12dcb66)");
+        add("6.18", true, "task-based throttle (e1fad12dcb66); as 6.18.y from 6.18.5, proportional newidle balance "
+                + "(NI_RANDOM, 33cf66d88306)");
         add("6.19", true, "balance due checked before sched_balance_running (3324b2180c17)");
     }
 
