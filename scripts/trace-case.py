@@ -11,7 +11,16 @@ case's threads meet each other: what the latency suite's summaries do not show w
 
 Needs root and a quiet machine, like measure-latency.py. The trace is kept in /tmp/schedsim-trace-CASE.txt.
 
+And, for every wakeup of a harness thread, what it met on the CPU it was finally placed on (sched_waking, then
+its sched_migrate_task if select_task_rq() moved it): an idle CPU, or a running harness thread with k others
+waiting, and what came of it (the running thread was preempted, by the woken one or another, or ran on to its
+sleep); and what a CPU switched to when a harness thread went to sleep (idle, another harness thread, another
+task). TC_BY_SLEEP=1 splits the wakeups by how many harness threads were runnable on the woken one's CPU when it
+last went to sleep, TC_BY_START=1 by how that last run began. The same analysis reads SchedSim's own ftrace export (GET /api/simulations/{id}/trace?format=ftrace,
+or FtraceWriter), so a case's kernel and model traces can be set side by side.
+
 usage: scripts/trace-case.py CASE [DURATION_MS (3000)]
+       scripts/trace-case.py --analyse TRACE_FILE [COMM_PREFIX (schedsim-lat)]
 """
 import collections
 import importlib.util
@@ -53,7 +62,9 @@ def quantiles(v, qs=(0.1, 0.25, 0.5, 0.75, 0.9)):
     return [round(v[min(len(v) - 1, int(len(v) * q))]) for q in qs] if v else []
 
 
-def analyse(path):
+def analyse(path, harness=HARNESS):
+    global HARNESS
+    HARNESS = harness
     events = []
     for line in open(path):
         m = LINE.search(line)
@@ -102,9 +113,112 @@ def analyse(path):
     print("  how far into that thread's slice, 250 us bins (the last: 2.25 ms and more):",
           [bins[i] for i in range(10)])
     print("migrations of harness threads by context:", dict(migrations))
+    outcomes(events)
+
+
+def outcomes(events):
+    """What each wakeup of a harness thread met on its final CPU, and what came of it (see the module's doc)."""
+    curr = {}  # cpu -> pid running (None: idle or not a harness thread)
+    waiting = collections.defaultdict(set)  # cpu -> harness pids runnable, not running
+    pending = {}  # pid -> [time, cpu] of a waking not yet settled (a migrate may follow)
+    watch = collections.defaultdict(list)  # cpu -> [(class, woken pid)] waiting for the cpu's next switch
+    table = collections.defaultdict(collections.Counter)
+    began = {}  # pid -> how its current run began
+    last_began = {}  # pid -> how the run that ended in its last sleep began
+    victims = set()
+    slept_with = {}  # pid -> how many harness threads were runnable on its CPU when it last went to sleep
+    after_sleep = collections.Counter()  # what a CPU switched to when a harness thread went to sleep
+
+    def settle():
+        for pid, (t, cpu) in pending.items():
+            for w in waiting.values():
+                w.discard(pid)  # (a switch in this guest does not trace may have run it)
+            r = curr.get(cpu, "idle")
+            if r == "idle" and not waiting[cpu]:
+                cls = "idle"
+                began[pid] = "from idle"
+                curr[cpu] = pid  # it runs now (the guest traces no switch when CPU 1 leaves idle)
+            elif r in ("idle", "other"):
+                cls = "other task running"
+                waiting[cpu].add(pid)
+            else:
+                k = len(waiting[cpu])
+                cls = "busy, %s waiting" % (k if k < 2 else "2+")
+                if os.environ.get("TC_BY_SLEEP"):
+                    cls += ", slept with %s" % slept_with.get(pid, "?")
+                if os.environ.get("TC_BY_START"):
+                    cls += ", its run began %s" % last_began.get(pid, "?")
+                watch[cpu].append((cls, pid, r))
+                waiting[cpu].add(pid)
+            table[cls]["wakeups"] += 1
+        pending.clear()
+
+    for cpu, flags, t, kind, args in events:
+        if kind == "sched_migrate_task":
+            if "comm=" + HARNESS not in args:
+                continue
+            pid = re.search(r" pid=(\d+)", args).group(1)
+            src = int(re.search(r"orig_cpu=(\d+)", args).group(1))
+            dst = int(re.search(r"dest_cpu=(\d+)", args).group(1))
+            if pid in pending:
+                pending[pid][1] = dst
+                continue
+            settle()
+            if pid in waiting[src]:
+                waiting[src].discard(pid)
+                waiting[dst].add(pid)
+            continue
+        settle()
+        if kind == "sched_waking" and "comm=" + HARNESS in args:
+            pid = re.search(r" pid=(\d+)", args).group(1)
+            pending[pid] = [t, int(re.search(r"target_cpu=(\d+)", args).group(1))]
+        elif kind == "sched_switch":
+            pc, pp, ps, nc, np = SWITCH.search(args).groups()
+            for cls, pid, r in watch.pop(cpu, []):
+                if pp != r:
+                    continue
+                if ps.startswith("R"):
+                    table[cls]["preempted by the woken" if np == pid else "preempted by another"] += 1
+                else:
+                    table[cls]["ran on to its sleep"] += 1
+            if pc.startswith(HARNESS) and not ps.startswith("R"):
+                after_sleep["idle" if np == "0" else "harness" if nc.startswith(HARNESS) else "other"] += 1
+                k = len(waiting[cpu] - {pp})
+                slept_with[pp] = k if k < 2 else "2+"
+                last_began[pp] = began.get(pp, "?")
+            if pc.startswith(HARNESS) and ps.startswith("R"):
+                victims.add(pp)
+            if nc.startswith(HARNESS):
+                if np in victims:
+                    victims.discard(np)
+                    began[np] = "resumed"
+                elif ps.startswith("R") and pc.startswith(HARNESS):
+                    began[np] = "preempting"
+                elif pc.startswith(HARNESS):
+                    began[np] = "after a sleep"
+                elif pp == "0":
+                    began[np] = "from idle"
+                else:
+                    began[np] = "after other"
+            for w in waiting.values():
+                w.discard(pp)
+                w.discard(np)
+            if pc.startswith(HARNESS) and ps.startswith("R"):
+                waiting[cpu].add(pp)
+            curr[cpu] = np if nc.startswith(HARNESS) else "idle" if np == "0" else "other"
+    n = sum(after_sleep.values()) or 1
+    print("a harness thread's sleep switched its CPU to:",
+          {k: "%d (%.1f%%)" % (v, 100.0 * v / n) for k, v in after_sleep.items()})
+    print("wakeups of harness threads by what they met on their final CPU:")
+    for cls in sorted(table):
+        c = table[cls]
+        print("  %-16s %6d" % (cls, c["wakeups"]), {k: v for k, v in c.items() if k != "wakeups"})
 
 
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--analyse":
+        analyse(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else HARNESS)
+        return
     if len(sys.argv) < 2 or sys.argv[1] not in ml.CASES:
         sys.exit("usage: trace-case.py CASE [DURATION_MS]; cases: " + ", ".join(ml.CASES))
     result, path = capture(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 3000)
