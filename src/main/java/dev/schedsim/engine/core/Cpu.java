@@ -15,8 +15,10 @@ public final class Cpu {
 
     // --- RunQueues: rq->curr, rq->nr_running, rq->cfs_tasks ---
     public Task curr;
-    /** rq->nr_running: tasks counted as runnable on this CPU. */
+    /** rq->nr_running: tasks counted as runnable on this CPU (DELAY_DEQUEUE's delayed sleepers included). */
     public int nrRunning;
+    /** Of those, the delayed sleepers (rq->cfs.h_nr_queued − h_nr_runnable); kept by FairQueue. */
+    public int nrDelayed;
     /**
      * rq->cfs_tasks list ends, as task ids, -1 = none (int links keep the garbage collector's write barrier off
      * this hot list).

@@ -140,7 +140,7 @@ public final class Simulation {
 
         // Placement, migration and load balancing.
         this.selectIdle = new SelectIdleSibling(kernel, hw, cpus, topo, shared, clock, execution, sisCache);
-        SelectTaskRq select = new SelectTaskRq(cpus, topo, clock, pelt, selectIdle);
+        SelectTaskRq select = new SelectTaskRq(kernel, cpus, topo, clock, pelt, selectIdle);
         this.forkBalance = new ForkBalance(topo);
         ContextSwitch contextSwitch = new ContextSwitch(clock, timers, rqs, recorder);
         Migration migration = new Migration(clock, rqs, fairQueue, fairPick, preemption, updateCurr, execution,

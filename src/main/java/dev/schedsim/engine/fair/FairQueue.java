@@ -205,6 +205,9 @@ public final class FairQueue {
             Pick.updateMinVruntime(q);
         }
         se.delayed = false;
+        if (se.task != null) {
+            rqs.cpu(q.cpu).nrDelayed--;
+        }
     }
 
     /**
@@ -226,6 +229,7 @@ public final class FairQueue {
             if (delayDequeue && delay && !Pick.entityEligible(q, se)) { // DELAY_DEQUEUE
                 se.delayed = true;
                 if (se.task != null) {
+                    cpu.nrDelayed++;
                     return -1;
                 }
                 break;
@@ -233,6 +237,9 @@ public final class FairQueue {
             dequeueEntity(q, se);
             if (se.delayed) { // finish_delayed_dequeue_entity(), DELAY_ZERO: no positive lag kept
                 se.delayed = false;
+                if (se.task != null) {
+                    cpu.nrDelayed--;
+                }
                 se.vlag = Math.min(se.vlag, 0);
             }
             q.hNrRunning -= tasks;

@@ -4,13 +4,15 @@ import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.topology.DomainLevel;
 import dev.schedsim.engine.topology.Topology;
 
 /**
  * select_task_rq_fair() for a wakeup (kernel/sched/fair.c, kernel-facts §2.1; SD_BALANCE_WAKE is never set, so
  * always the fast path): wake_wide(), wake_affine() (WA_IDLE, then WA_WEIGHT on PELT loads), then
- * {@link SelectIdleSibling#selectIdleSibling}. Owns each task's wakee-flip bookkeeping.
+ * {@link SelectIdleSibling#selectIdleSibling}; with VCPU_PACK (not mainline) {@link VcpuPack} first. Owns each task's wakee-flip bookkeeping.
  */
 public final class SelectTaskRq {
     private final Cpu[] cpus;
@@ -19,14 +21,17 @@ public final class SelectTaskRq {
     private final LoadTracking pelt;
     private final SelectIdleSibling sis;
     private final DomainLevel[] levels;
+    private final VcpuPack vcpuPack; // VCPU_PACK (null: off)
 
-    public SelectTaskRq(Cpu[] cpus, Topology topo, SimClock clock, LoadTracking pelt, SelectIdleSibling sis) {
+    public SelectTaskRq(KernelConfig kernel, Cpu[] cpus, Topology topo, SimClock clock, LoadTracking pelt,
+                        SelectIdleSibling sis) {
         this.cpus = cpus;
         this.topo = topo;
         this.clock = clock;
         this.pelt = pelt;
         this.sis = sis;
         this.levels = topo.levels().toArray(new DomainLevel[0]);
+        this.vcpuPack = kernel.on(Feature.VCPU_PACK) ? new VcpuPack(cpus, pelt) : null;
     }
 
     /** select_task_rq_fair(): the CPU p wakes on, woken from {@code thisCpu} by {@code waker} (may be null). */
@@ -34,6 +39,12 @@ public final class SelectTaskRq {
         int prev = p.cpu;
         if (!p.allowedOn(prev)) {
             prev = selectFallbackRq(p);
+        }
+        if (vcpuPack != null) { // VCPU_PACK: before anything else, record_wakee() included
+            int packed = vcpuPack.selectPacked(p, prev, thisCpu, waker, sync);
+            if (packed >= 0) {
+                return packed;
+            }
         }
         boolean wantAffine = false;
         if (waker != null) {

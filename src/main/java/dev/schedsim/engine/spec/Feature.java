@@ -51,7 +51,14 @@ public enum Feature {
      * 33cf66d88306 "sched/fair: Proportional newidle balance", 6.19, in 6.18.y from 6.18.5 (with the revert of
      * the 6.17 cost bump, d206fbad9328).
      */
-    NI_RANDOM;
+    NI_RANDOM,
+    /**
+     * Not mainline: the vCPU packing of the validation machine's guest kernel (6.18.44-fc, boot parameter
+     * sched_vcpu_pack=15), read from its machine code: a wakeup goes to a busy CPU that has room (at most one other
+     * runnable task and its utilisation with the wakee under 70 % of capacity) before an idle one is looked for,
+     * so that idle vCPUs stay halted. Off in every profile; docs/latency-validation.md.
+     */
+    VCPU_PACK;
 
     /** Parses a feature name exactly as written in features.md; null when unknown. */
     public static Feature byName(String name) {
