@@ -16,7 +16,7 @@ its sched_migrate_task if select_task_rq() moved it): an idle CPU, or a running 
 waiting, and what came of it (the running thread was preempted, by the woken one or another, or ran on to its
 sleep); and what a CPU switched to when a harness thread went to sleep (idle, another harness thread, another
 task). TC_BY_SLEEP=1 splits the wakeups by how many harness threads were runnable on the woken one's CPU when it
-last went to sleep, TC_BY_START=1 by how that last run began. The same analysis reads SchedSim's own ftrace export (GET /api/simulations/{id}/trace?format=ftrace,
+last went to sleep, TC_BY_START=1 by how that last run began. The same analysis reads SchedSim's own ftrace export (GET /api/v1/simulations/{id}/trace?format=ftrace,
 or FtraceWriter), so a case's kernel and model traces can be set side by side.
 
 usage: scripts/trace-case.py CASE [DURATION_MS (3000)]
