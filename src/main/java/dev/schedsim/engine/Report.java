@@ -130,11 +130,14 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
      * @param serializeAttempts compare-and-swaps on sched_balance_running
      * @param serializePct      share of all CPU cycles spent on them
      * @param newidleCost       sd->max_newidle_lb_cost per domain level, sampled at each newidle balance
+     * @param wakeupMigrations  migrations at wakeup: select_task_rq() chose another CPU (nr_wakeups_migrate)
+     * @param newidlePulls      tasks pulled by newidle balance (lb_gained[CPU_NEWLY_IDLE]); the rest of
+     *                          {@code tasksMoved} came from the periodic and the active balance
      */
     public record SchedulerReport(long contextSwitches, long migrations, long wakeups, long loadBalances,
                                   long newidleBalances, double overheadPct, long tasksMoved, long activeBalances,
                                   long idleScans, long cpusScanned, long serializeAttempts, double serializePct,
-                                  List<LevelCost> newidleCost) {
+                                  List<LevelCost> newidleCost, long wakeupMigrations, long newidlePulls) {
         public SchedulerReport {
             newidleCost = List.copyOf(newidleCost);
         }

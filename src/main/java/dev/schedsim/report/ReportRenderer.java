@@ -227,11 +227,12 @@ final class ReportRenderer {
         ResultDocument.Cpus c = v.cpus();
         ResultDocument.Scheduler s = v.scheduler();
         List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("busy %", "idle %", "power W", "context switches", "migrations", "load balances",
-                "newidle balances", "sched overhead %", "serialize CAS", "serialize %"));
+        rows.add(List.of("busy %", "idle %", "power W", "context switches", "migrations", "at wakeup",
+                "load balances", "newidle balances", "newidle pulls", "sched overhead %", "serialize CAS",
+                "serialize %"));
         rows.add(List.of(n(c.busyPct()), n(c.idlePct()), n(c.avgPowerWatts()), g(s.contextSwitches()),
-                g(s.migrations()), g(s.loadBalances()), g(s.newidleBalances()), n(s.overheadPct()),
-                g(s.serializeAttempts()), n(s.serializePct())));
+                g(s.migrations()), g(s.wakeupMigrations()), g(s.loadBalances()), g(s.newidleBalances()),
+                g(s.newidlePulls()), n(s.overheadPct()), g(s.serializeAttempts()), n(s.serializePct())));
         return rows;
     }
 

@@ -160,7 +160,8 @@ public final class ResultBuilder {
         return new ResultDocument.Scheduler(Num.of(s.contextSwitches()), Num.of(s.migrations()), Num.of(s.wakeups()),
                 Num.of(s.loadBalances()), Num.of(s.newidleBalances()), Num.round(s.overheadPct()),
                 Num.of(s.tasksMoved()), Num.of(s.activeBalances()), Num.of(s.idleScans()), Num.of(s.cpusScanned()),
-                Num.of(s.serializeAttempts()), Num.round(s.serializePct()), costs);
+                Num.of(s.serializeAttempts()), Num.round(s.serializePct()), costs, Num.of(s.wakeupMigrations()),
+                Num.of(s.newidlePulls()));
     }
 
     private static ResultDocument.Latency latency(Report.Latency l) {

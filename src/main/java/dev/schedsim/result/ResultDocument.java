@@ -111,7 +111,7 @@ public record ResultDocument(List<Variant> variants,
 
     @JsonPropertyOrder({"contextSwitches", "migrations", "wakeups", "loadBalances", "newidleBalances", "overheadPct",
         "tasksMoved", "activeBalances", "idleScans", "cpusScanned", "serializeAttempts", "serializePct",
-        "newidleCostUs"})
+        "newidleCostUs", "wakeupMigrations", "newidlePulls"})
     public record Scheduler(@JsonSerialize(using = Num.class) Double contextSwitches,
                             @JsonSerialize(using = Num.class) Double migrations,
                             @JsonSerialize(using = Num.class) Double wakeups,
@@ -123,7 +123,12 @@ public record ResultDocument(List<Variant> variants,
                             @JsonSerialize(using = Num.class) Double idleScans,
                             @JsonSerialize(using = Num.class) Double cpusScanned,
                             @JsonSerialize(using = Num.class) Double serializeAttempts,
-                            @JsonSerialize(using = Num.class) Double serializePct, List<LevelCost> newidleCostUs) {
+                            @JsonSerialize(using = Num.class) Double serializePct, List<LevelCost> newidleCostUs,
+                            // (after the rest, and absent in documents stored before them)
+                            @JsonInclude(JsonInclude.Include.NON_NULL)
+                            @JsonSerialize(using = Num.class) Double wakeupMigrations,
+                            @JsonInclude(JsonInclude.Include.NON_NULL)
+                            @JsonSerialize(using = Num.class) Double newidlePulls) {
     }
 
     /** max_newidle_lb_cost of one domain level, µs. */

@@ -66,7 +66,8 @@ final class ResultMeans {
                 list(s, ResultDocument.Scheduler::newidleCostUs, c -> new ResultDocument.LevelCost(
                         text(c, ResultDocument.LevelCost::level), num(c, ResultDocument.LevelCost::min),
                         num(c, ResultDocument.LevelCost::avg), num(c, ResultDocument.LevelCost::max),
-                        num(c, ResultDocument.LevelCost::samples))));
+                        num(c, ResultDocument.LevelCost::samples))),
+                num(s, ResultDocument.Scheduler::wakeupMigrations), num(s, ResultDocument.Scheduler::newidlePulls));
     }
 
     /** The mean of a number over the runs (in run order), rounded; null when any run has none. */

@@ -8,6 +8,8 @@ public final class BalanceCounters {
     public long newidleBalances;
     /** Tasks moved by load balancing (active balance included). */
     public long tasksMoved;
+    /** Of those, tasks pulled by newidle balance (schedstat lb_gained[CPU_NEWLY_IDLE], over all domains). */
+    public long newidlePulls;
     /** Active balances (the stopper pushed a running task). */
     public long activeBalances;
     /** Compare-and-swaps on sched_balance_running, and the CPU time they took. */

@@ -88,6 +88,9 @@ final class DetachTasks {
             detached[i] = null;
         }
         counters.tasksMoved += n;
+        if (idle == IdleType.CPU_NEWLY_IDLE) {
+            counters.newidlePulls += n;
+        }
         return n;
     }
 

@@ -6,6 +6,8 @@ public final class Counters {
     public long contextSwitches;
     /** Task migrations: wakeups placed on another CPU, and moves by load balancing. */
     public long migrations;
+    /** Of those, wakeups that select_task_rq() placed on another CPU (schedstat nr_wakeups_migrate). */
+    public long wakeupMigrations;
     /** Wakeups of sleeping or blocked tasks. */
     public long wakeups;
 }

@@ -87,6 +87,7 @@ public final class Wakeup implements ThreadOps {
         if (cpu != p.cpu) {
             p.migrations++;
             counters.migrations++;
+            counters.wakeupMigrations++;
             fairQueue.migrateTaskRqFair(p, cpu); // set_task_cpu()
         }
         p.setState(TaskState.RUNNABLE);

@@ -107,7 +107,7 @@ public final class ReportBuilder {
         return new Report.SchedulerReport(c.contextSwitches, c.migrations, c.wakeups, b.loadBalances,
                 b.newidleBalances, overheadPct, b.tasksMoved, b.activeBalances, r.select().idleScans,
                 r.select().cpusScanned, b.serializeAttempts,
-                round3(100.0 * b.serializeNs / ((double) span * ncpu)), costs);
+                round3(100.0 * b.serializeNs / ((double) span * ncpu)), costs, c.wakeupMigrations, b.newidlePulls);
     }
 
     static double round3(double v) {

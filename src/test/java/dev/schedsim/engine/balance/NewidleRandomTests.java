@@ -47,6 +47,20 @@ class NewidleRandomTests {
     }
 
     @Test
+    void everyMigrationIsAWakeupsOrABalancesAndTheNewidlePullsAreCounted() {
+        // The report splits migrations by path, as the kernel's schedstats do (nr_wakeups_migrate, lb_gained by idle
+        // type): at wakeup, or moved by a balance (tasksMoved), of which newidlePulls by newidle balance.
+        for (boolean niRandom : new boolean[] {false, true}) {
+            Report.SchedulerReport s = run(niRandom, 1).scheduler();
+            assertEquals(s.migrations(), s.wakeupMigrations() + s.tasksMoved(), "migrations " + s);
+            assertTrue(s.wakeupMigrations() > 0, "wakeup migrations " + s.wakeupMigrations());
+            // (here most balance moves are newidle pulls: a CPU runs dry about 4 000 times a second)
+            assertTrue(s.newidlePulls() > s.tasksMoved() / 2 && s.newidlePulls() <= s.tasksMoved(),
+                    "newidle pulls " + s.newidlePulls() + " of " + s.tasksMoved());
+        }
+    }
+
+    @Test
     void theDieIsSeededFromTheRun() {
         assertEquals(run(true, 7), run(true, 7));
     }
