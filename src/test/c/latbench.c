@@ -9,7 +9,8 @@
  * usage: latbench DURATION_MS GROUP...
  *   GROUP is KIND,COUNT[,ARG...][,cpu=C][,nice=N][,cg=DIR]
  *     periodic,N,RUN_US,SLEEP_US   run RUN_US of own CPU time, then sleep SLEEP_US (like usleep()), repeat
- *     busy,N                       run without end
+ *     busy,N                       run without end (its units: ms of its own work, so CPU time minus units is
+ *                                  what others' interrupts and switches cost it)
  *     pingpong,P,SERVICE_US,THINK_US  P client/server pairs over pipes: the client runs THINK_US, writes a byte
  *                                  and reads the answer; the server reads, runs SERVICE_US and answers
  *     hackbench,G,FDS,LOOPS,MSG_US G groups of FDS senders and FDS receivers over pipes: each sender writes
@@ -146,6 +147,7 @@ static void *body(void *arg) {
     case BUSY:
         while (!stop) {
             burn(1000);
+            t->units++; /* ms of its own work: CPU time minus units is what it lost to others' interrupts */
         }
         break;
     case PP_CLIENT:
