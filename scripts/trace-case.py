@@ -63,8 +63,6 @@ def quantiles(v, qs=(0.1, 0.25, 0.5, 0.75, 0.9)):
 
 
 def analyse(path, harness=HARNESS):
-    global HARNESS
-    HARNESS = harness
     events = []
     for line in open(path):
         m = LINE.search(line)
@@ -82,17 +80,17 @@ def analyse(path, harness=HARNESS):
             pc, pp, ps, nc, np = SWITCH.search(args).groups()
             if cpu in remainder_slice:
                 remainders.append((t - remainder_slice.pop(cpu)) * 1e6)
-            if pc.startswith(HARNESS) and ps.startswith("R") and nc.startswith(HARNESS):
+            if pc.startswith(harness) and ps.startswith("R") and nc.startswith(harness):
                 victim[pp] = True
                 if np in last_wake:
                     preempt_after_wake.append((t - last_wake[np]) * 1e6)
-            if nc.startswith(HARNESS):
+            if nc.startswith(harness):
                 running[cpu] = (np, t)
                 if victim.pop(np, False):
                     remainder_slice[cpu] = t
             else:
                 running[cpu] = None
-        elif kind == "sched_waking" and "comm=" + HARNESS in args:
+        elif kind == "sched_waking" and "comm=" + harness in args:
             pid = re.search(r"pid=(\d+)", args).group(1)
             target = int(re.search(r"target_cpu=(\d+)", args).group(1))
             last_wake[pid] = t
@@ -101,7 +99,7 @@ def analyse(path, harness=HARNESS):
             if r and r[0] != pid:
                 onto_sibling += 1
                 into_slice.append((t - r[1]) * 1e6)
-        elif kind == "sched_migrate_task" and "comm=" + HARNESS in args:
+        elif kind == "sched_migrate_task" and "comm=" + harness in args:
             ctx = "hardirq" if "h" in flags[1:4] else "softirq" if "s" in flags[1:4] else "task"
             migrations[ctx] += 1
     bins = collections.Counter(min(int(e // 250), 9) for e in into_slice)
@@ -113,10 +111,10 @@ def analyse(path, harness=HARNESS):
     print("  how far into that thread's slice, 250 us bins (the last: 2.25 ms and more):",
           [bins[i] for i in range(10)])
     print("migrations of harness threads by context:", dict(migrations))
-    outcomes(events)
+    outcomes(events, harness)
 
 
-def outcomes(events):
+def outcomes(events, harness):
     """What each wakeup of a harness thread met on its final CPU, and what came of it (see the module's doc)."""
     curr = {}  # cpu -> pid running (None: idle or not a harness thread)
     waiting = collections.defaultdict(set)  # cpu -> harness pids runnable, not running
@@ -155,7 +153,7 @@ def outcomes(events):
 
     for cpu, flags, t, kind, args in events:
         if kind == "sched_migrate_task":
-            if "comm=" + HARNESS not in args:
+            if "comm=" + harness not in args:
                 continue
             pid = re.search(r" pid=(\d+)", args).group(1)
             src = int(re.search(r"orig_cpu=(\d+)", args).group(1))
@@ -169,7 +167,7 @@ def outcomes(events):
                 waiting[dst].add(pid)
             continue
         settle()
-        if kind == "sched_waking" and "comm=" + HARNESS in args:
+        if kind == "sched_waking" and "comm=" + harness in args:
             pid = re.search(r" pid=(\d+)", args).group(1)
             pending[pid] = [t, int(re.search(r"target_cpu=(\d+)", args).group(1))]
         elif kind == "sched_switch":
@@ -181,20 +179,20 @@ def outcomes(events):
                     table[cls]["preempted by the woken" if np == pid else "preempted by another"] += 1
                 else:
                     table[cls]["ran on to its sleep"] += 1
-            if pc.startswith(HARNESS) and not ps.startswith("R"):
-                after_sleep["idle" if np == "0" else "harness" if nc.startswith(HARNESS) else "other"] += 1
+            if pc.startswith(harness) and not ps.startswith("R"):
+                after_sleep["idle" if np == "0" else "harness" if nc.startswith(harness) else "other"] += 1
                 k = len(waiting[cpu] - {pp})
                 slept_with[pp] = k if k < 2 else "2+"
                 last_began[pp] = began.get(pp, "?")
-            if pc.startswith(HARNESS) and ps.startswith("R"):
+            if pc.startswith(harness) and ps.startswith("R"):
                 victims.add(pp)
-            if nc.startswith(HARNESS):
+            if nc.startswith(harness):
                 if np in victims:
                     victims.discard(np)
                     began[np] = "resumed"
-                elif ps.startswith("R") and pc.startswith(HARNESS):
+                elif ps.startswith("R") and pc.startswith(harness):
                     began[np] = "preempting"
-                elif pc.startswith(HARNESS):
+                elif pc.startswith(harness):
                     began[np] = "after a sleep"
                 elif pp == "0":
                     began[np] = "from idle"
@@ -203,9 +201,9 @@ def outcomes(events):
             for w in waiting.values():
                 w.discard(pp)
                 w.discard(np)
-            if pc.startswith(HARNESS) and ps.startswith("R"):
+            if pc.startswith(harness) and ps.startswith("R"):
                 waiting[cpu].add(pp)
-            curr[cpu] = np if nc.startswith(HARNESS) else "idle" if np == "0" else "other"
+            curr[cpu] = np if nc.startswith(harness) else "idle" if np == "0" else "other"
     n = sum(after_sleep.values()) or 1
     print("a harness thread's sleep switched its CPU to:",
           {k: "%d (%.1f%%)" % (v, 100.0 * v / n) for k, v in after_sleep.items()})

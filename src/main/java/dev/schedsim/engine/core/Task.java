@@ -21,6 +21,8 @@ public final class Task implements SimThread {
     public final Entity se;
     /** Allowed CPUs (p->cpus_ptr); null = all. */
     public final boolean[] allowed;
+    /** p->nr_cpus_allowed == 1: it may run on one CPU only. */
+    public final boolean oneCpu;
     public final int nice;
     /**
      * Its {@link TaskState}, as the ordinal: the state changes several times per event, and storing an enum
@@ -89,6 +91,11 @@ public final class Task implements SimThread {
         this.index = index;
         this.group = group;
         this.allowed = allowed;
+        int n = 0;
+        for (int c = 0; allowed != null && c < allowed.length; c++) {
+            n += allowed[c] ? 1 : 0;
+        }
+        this.oneCpu = n == 1;
         this.nice = nice;
         this.se = new Entity(this, null);
         this.se.weight = weight;

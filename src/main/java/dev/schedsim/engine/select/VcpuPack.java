@@ -6,18 +6,19 @@ import dev.schedsim.engine.pelt.LoadTracking;
 
 /**
  * VCPU_PACK: the vCPU packing at the top of select_task_rq_fair() in the validation machine's guest kernel
- * (6.18.44-fc, boot parameter sched_vcpu_pack=15: all four of its modes). It is not in mainline and its source is
- * not published; this is what the machine code of that kernel does (read through BPF from its text, 2026-12-01,
- * docs/latency-validation.md "The validation kernel packs wakeups"). A guest wants its idle vCPUs to stay halted,
- * so a woken task goes to a busy CPU with room before select_idle_sibling() looks for an idle one:
+ * (6.18.44-fc, boot parameter sched_vcpu_pack=15, which sets all four of its modes; three are modelled). It is not
+ * in mainline and its source is not published; this is what the machine code of that kernel does (read through
+ * BPF from its text, 2026-12-01, docs/latency-validation.md "The validation kernel packs wakeups"). A guest wants
+ * its idle vCPUs to stay halted, so a woken task goes to a busy CPU with room before select_idle_sibling() looks
+ * for an idle one:
  * <ol>
  * <li>woken from an idle CPU's interrupt (the waker is the idle task) with nothing runnable there: that CPU;</li>
  * <li>a sync wakeup: the waker's CPU if it has room;</li>
  * <li>the previous CPU if it is not idle and has room, else the waker's CPU if it has room, else the first busy
  * allowed CPU with room;</li>
  * </ol>
- * otherwise the mainline path. (Its fourth mode, the same for fork and exec on the parent's CPU, is not
- * modelled: the model's tasks are not forked.) Tasks allowed on one CPU only are left to the mainline path.
+ * otherwise the mainline path. (The fourth mode, the same for fork and exec on the parent's CPU, is not modelled:
+ * the model's tasks are not forked.) Tasks allowed on one CPU only are left to the mainline path.
  */
 final class VcpuPack {
     /** vcpu_pack_room()'s utilisation bound: (cpu_util + the wakee's) · 100 &lt; capacity · 70. */
@@ -34,7 +35,7 @@ final class VcpuPack {
 
     /** The CPU packing chooses for p's wakeup from {@code thisCpu} ({@code waker} null: the idle task), or −1. */
     int selectPacked(Task p, int prev, int thisCpu, Task waker, boolean sync) {
-        if (p.allowed != null && allowedCount(p) == 1) {
+        if (p.oneCpu) {
             return -1;
         }
         Cpu here = cpus[thisCpu];
@@ -77,13 +78,5 @@ final class VcpuPack {
             util += p.pelt.utilAvg();
         }
         return util * 100 < CAPACITY * ROOM_PCT;
-    }
-
-    private static int allowedCount(Task p) {
-        int n = 0;
-        for (boolean a : p.allowed) {
-            n += a ? 1 : 0;
-        }
-        return n;
     }
 }

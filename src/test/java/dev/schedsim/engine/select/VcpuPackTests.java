@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.Report;
 import dev.schedsim.engine.Specs;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.WorkloadSpec;
@@ -20,27 +19,22 @@ import org.junit.jupiter.api.Test;
  */
 class VcpuPackTests {
 
-    private static Report run(boolean pack, int threads, long runUs, long sleepUs, int[] cpus) {
+    /** Migrations in 2 s of three periodic threads on validation-2c, with and without packing. */
+    private static long migrations(boolean pack, long runUs, long sleepUs) {
         Map<Feature, Boolean> f = new EnumMap<>(Feature.class);
         f.put(Feature.VCPU_PACK, pack);
-        WorkloadSpec w = WorkloadSpec.periodic("p", "/", threads, runUs, sleepUs);
-        if (cpus != null) {
-            w = w.withCpus(cpus);
-        }
         // (no machine noise: only the workload's own wakeups meet busy CPUs)
-        EngineSpec s = Specs.spec(Specs.preset("validation-2c"), Specs.kernel("6.18", 250, f), List.of(), List.of(w),
-                2_000_000);
-        return Specs.run(s, 1);
+        EngineSpec s = Specs.spec(Specs.preset("validation-2c"), Specs.kernel("6.18", 250, f), List.of(),
+                List.of(WorkloadSpec.periodic("p", "/", 3, runUs, sleepUs)), 2_000_000);
+        return Specs.run(s, 1).workloads().get(0).migrations();
     }
 
     @Test
     void aWakeupStaysOnItsBusyPreviousCpuWhileItHasRoom() {
         // Three threads of 10 % each on two CPUs: a thread often wakes while another runs on its CPU and the other
         // CPU is idle. Mainline moves it there; packing keeps it (utilisation about 20 %, one runnable task).
-        Report mainline = run(false, 3, 300, 2_700, null);
-        Report packed = run(true, 3, 300, 2_700, null);
-        long m = mainline.workloads().get(0).migrations();
-        long p = packed.workloads().get(0).migrations();
+        long m = migrations(false, 300, 2_700);
+        long p = migrations(true, 300, 2_700);
         assertTrue(m > 200, "mainline moves woken threads to the idle CPU: " + m + " migrations");
         // (what moves with packing is load balance pulling a waiting thread to the idle CPU)
         assertTrue(p < m / 3, "packing keeps them where they slept: " + m + " -> " + p + " migrations");
@@ -52,10 +46,8 @@ class VcpuPackTests {
         // thread's and the wakee's own, still counted there while it sleeps) is well above 70 %; packing finds no
         // room and the wakeup goes to the idle CPU as mainline's does. (With the bound lifted, 1 889 migrations in
         // 2 s become 8.)
-        Report mainline = run(false, 3, 1_500, 1_500, null);
-        Report packed = run(true, 3, 1_500, 1_500, null);
-        long m = mainline.workloads().get(0).migrations();
-        long p = packed.workloads().get(0).migrations();
+        long m = migrations(false, 1_500, 1_500);
+        long p = migrations(true, 1_500, 1_500);
         assertTrue(m > 1000, "mainline migrations " + m);
         assertEquals(m, p, m * 0.05, "migrations with and without packing");
     }
