@@ -32,7 +32,7 @@ ROOT = os.path.dirname(HERE)
 SRC = os.path.join(ROOT, "src", "test", "c", "latbench.c")
 GAPS_SRC = os.path.join(ROOT, "src", "test", "c", "irqgaps.c")
 GAPS_BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-irqgaps")
-OUT = os.path.join(ROOT, "src", "test", "resources", "validation", "latency-cases.json")
+OUT = os.environ.get("ML_OUT") or os.path.join(ROOT, "src", "test", "resources", "validation", "latency-cases.json")
 BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latbench")
 CG = "/sys/fs/cgroup/cpu"
 TRACING = "/sys/kernel/tracing"
@@ -151,6 +151,7 @@ def parse_trace(path, ours):
     """Wakings per pid, switches-in per pid, and the run slices of every other task (pid -> [(cpu, start, end)])."""
     waking, switched, other_runs, other_wakeups = {}, {}, [], 0
     current = {}  # cpu -> (pid, since, comm)
+    last_waking = {}  # pid -> time of its last sched_waking
     with open(path, errors="replace") as f:
         for line in f:
             m = LINE.match(line)
@@ -164,16 +165,65 @@ def parse_trace(path, ours):
                     waking.setdefault(pid, []).append(t)
                 else:
                     other_wakeups += 1
+                last_waking[pid] = t
             elif event == "sched_switch":
                 nxt, prev = int(fields["next_pid"]), int(fields["prev_pid"])
                 if nxt in ours:
                     switched.setdefault(nxt, []).append(t)
-                if cpu in current:
+                if cpu in current and current[cpu][0] == prev:
                     pid, since, comm = current[cpu]
                     if pid != 0 and pid not in ours:
                         other_runs.append((cpu, since, t, comm))
+                elif prev != 0 and prev not in ours and prev in last_waking:
+                    # This guest records no sched_switch for some CPUs leaving idle: the run began unrecorded,
+                    # after its waking and after this CPU's last recorded switch (so it counts the wakeup latency
+                    # as run time, a few µs)
+                    since = max(last_waking[prev], current[cpu][1] if cpu in current else 0)
+                    other_runs.append((cpu, since, t, re.sub(r"[/:]\d+.*$", "", fields.get("prev_comm", "?"))))
                 current[cpu] = (nxt, t, re.sub(r"[/:]\d+.*$", "", fields.get("next_comm", "?")))
     return waking, switched, other_runs, other_wakeups
+
+
+def proc_snapshot():
+    """Every thread's CPU time (ms) and context switches as the kernel counts them (/proc/PID/task/TID/sched): complete
+    where the trace misses switches."""
+    out = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            tids = os.listdir("/proc/%s/task" % pid)
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                text = open("/proc/%s/task/%s/sched" % (pid, tid)).read()
+                comm = open("/proc/%s/task/%s/comm" % (pid, tid)).read().strip()
+            except OSError:
+                continue
+            out[int(tid)] = (re.sub(r"[/:]\d+.*$", "", comm), sched_field(text, "se.sum_exec_runtime") or 0.0,
+                             int(sched_field(text, "nr_switches") or 0), int(sched_field(text, "prio") or 120))
+    return out
+
+
+def proc_activity(before, after, seconds):
+    """The other threads' runs (switches) and CPU time between two snapshots, per second, with the busiest."""
+    by_comm = {}
+    for tid, (comm, cpu, sw, prio) in after.items():
+        if tid not in before:
+            continue
+        d_cpu, d_sw = cpu - before[tid][1], sw - before[tid][2]
+        if d_sw <= 0 and d_cpu <= 0:
+            continue
+        n, ms, p = by_comm.get(comm, (0, 0.0, prio))
+        by_comm[comm] = (n + d_sw, ms + d_cpu, min(p, prio))
+    runs = sum(n for n, _, _ in by_comm.values())
+    ms = sum(m for _, m, _ in by_comm.values())
+    top = sorted(by_comm.items(), key=lambda kv: -kv[1][1])[:10]
+    return {"seconds": round(seconds, 3), "runsPerSec": round(runs / seconds, 1),
+            "cpuMsPerSec": round(ms / seconds, 3), "busyPct": round(100 * ms / 1000 / (os.cpu_count() * seconds), 3),
+            "top": [{"comm": c, "prio": p, "runsPerSec": round(n / seconds, 1), "usPerRun": round(1000 * m / max(n, 1), 1)}
+                    for c, (n, m, p) in top]}
 
 
 def latencies(wakes, events, start, end):
@@ -193,10 +243,12 @@ def latencies(wakes, events, start, end):
 def run_case(name, cgroups, groups):
     base = make_cgroups(cgroups) if cgroups else ""
     write(os.path.join(TRACING, "trace"), "")
+    snap_before, t_before = proc_snapshot(), time.monotonic()
     write(os.path.join(TRACING, "tracing_on"), 1)
     proc = subprocess.run([BIN, str(DURATION_MS)] + latbench_args(groups, base), capture_output=True, text=True,
                           check=True)
     write(os.path.join(TRACING, "tracing_on"), 0)
+    background_proc = proc_activity(snap_before, proc_snapshot(), time.monotonic() - t_before)
     stats = cgroup_stats(base, cgroups) if cgroups else {}
     lines = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")]
     window = lines[0]
@@ -243,34 +295,74 @@ def run_case(name, cgroups, groups):
                           for c, (n, us) in top]}
     if cgroups:
         remove_cgroups()
-    return {"groups": out_groups, "cgroups": stats, "background": background}
+    return {"groups": out_groups, "cgroups": stats, "background": background, "backgroundProc": background_proc}
+
+
+def traced_latbench(args):
+    """Runs latbench with args under the trace; its threads (JSON lines), the window, and the parsed trace."""
+    write(os.path.join(TRACING, "trace"), "")
+    write(os.path.join(TRACING, "tracing_on"), 1)
+    proc = subprocess.run([BIN] + args, capture_output=True, text=True, check=True)
+    write(os.path.join(TRACING, "tracing_on"), 0)
+    lines = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")]
+    trace_copy = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latency-trace.txt")
+    subprocess.run(["cp", os.path.join(TRACING, "trace"), trace_copy], check=True)
+    return lines[0], lines[1:], parse_trace(trace_copy, {t["tid"] for t in lines[1:]})
+
+
+def return_latency(window, t, waking):
+    return summary(latencies(waking.get(t["tid"], []), [x / 1e9 for x in t["stamps"]], window["start"] / 1e9 + 0.1,
+                             window["end"] / 1e9))
 
 
 def machine_noise():
     """The machine's own activity seen by a computing thread: the time interrupts take from it on each CPU
-    (src/test/c/irqgaps.c), and how late a thread alone on a CPU gets back from sleeps of several lengths (the
-    idle-state exit) and what each such cycle costs it."""
+    (src/test/c/irqgaps.c); how late a thread alone on a CPU gets back from sleeps of several lengths (the
+    idle-state exit) and what each such cycle costs it; what a timer wakeup onto a busy CPU costs the thread it
+    interrupts and the one it wakes; and what the other threads of the idle machine do (/proc's counts, and their
+    run lengths from the trace)."""
     gaps = [json.loads(subprocess.run([GAPS_BIN, str(cpu), "3", "1000"], capture_output=True, text=True,
                                       check=True).stdout) for cpu in range(os.cpu_count())]
     idle = []
     for sleep_us in (200, 900, 3000, 10000):
-        write(os.path.join(TRACING, "trace"), "")
-        write(os.path.join(TRACING, "tracing_on"), 1)
-        proc = subprocess.run([BIN, "3000", "periodic,1,50,%d,cpu=1" % sleep_us], capture_output=True, text=True,
-                              check=True)
-        write(os.path.join(TRACING, "tracing_on"), 0)
-        lines = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")]
-        window, t = lines[0], lines[1]
-        trace_copy = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latency-trace.txt")
-        subprocess.run(["cp", os.path.join(TRACING, "trace"), trace_copy], check=True)
-        waking, _, _, _ = parse_trace(trace_copy, {t["tid"]})
-        lat = latencies(waking.get(t["tid"], []), [x / 1e9 for x in t["stamps"]], window["start"] / 1e9 + 0.1,
-                        window["end"] / 1e9)
+        window, threads, (waking, _, _, _) = traced_latbench(["3000", "periodic,1,50,%d,cpu=1" % sleep_us])
+        t = threads[0]
         cpu_ms = sched_field(t["sched"], "se.sum_exec_runtime") or 0
-        idle.append({"sleepUs": sleep_us, "runUs": 50, "returnLatencyUs": summary(lat),
+        idle.append({"sleepUs": sleep_us, "runUs": 50, "returnLatencyUs": return_latency(window, t, waking),
                      "cpuUsPerCycle": round(cpu_ms * 1000 / max(t["units"], 1), 2)})
         time.sleep(0.3)
-    return {"interrupts": gaps, "idleExit": idle}
+    # A busy thread alone on CPU 1, then with a 50/950 µs sleeper beside it whose every wakeup preempts it: what the
+    # busy thread loses per wakeup (CPU time minus its ms of work, against alone), what a cycle costs the sleeper,
+    # and the sleeper's return latency when its CPU is busy (no idle exit)
+    busy_alone = []
+    for _ in range(2):
+        _, threads, _ = traced_latbench(["3000", "busy,1,cpu=1"])
+        b = threads[0]
+        busy_alone.append(((sched_field(b["sched"], "se.sum_exec_runtime") or 0) - b["units"]) / 3.0)
+        time.sleep(0.3)
+    window, threads, (waking, _, _, _) = traced_latbench(["3000", "busy,1,cpu=1", "periodic,1,50,950,cpu=1"])
+    b, sl = threads[0], threads[1]
+    lost_ms = (sched_field(b["sched"], "se.sum_exec_runtime") or 0) - b["units"]
+    alone_ms = 3.0 * sum(busy_alone) / len(busy_alone)
+    busy_wake = {"busyLostMsPerSecAlone": [round(x, 3) for x in busy_alone],
+                 "busyLostMsWithSleeper": round(lost_ms, 3), "seconds": 3.0, "sleeperCycles": sl["units"],
+                 "lostUsPerWakeup": round(1000 * (lost_ms - alone_ms) / max(sl["units"], 1), 2),
+                 "sleeperCpuUsPerCycle": round(1000 * (sched_field(sl["sched"], "se.sum_exec_runtime") or 0)
+                                               / max(sl["units"], 1), 2),
+                 "sleeperReturnLatencyUs": return_latency(window, sl, waking)}
+    time.sleep(0.3)
+    # The idle machine for 10 s: the kernel's counts of every other thread, and run lengths from the trace
+    write(os.path.join(TRACING, "trace"), "")
+    before, t0 = proc_snapshot(), time.monotonic()
+    write(os.path.join(TRACING, "tracing_on"), 1)
+    time.sleep(10)
+    write(os.path.join(TRACING, "tracing_on"), 0)
+    activity = proc_activity(before, proc_snapshot(), time.monotonic() - t0)
+    trace_copy = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latency-trace.txt")
+    subprocess.run(["cp", os.path.join(TRACING, "trace"), trace_copy], check=True)
+    _, _, runs, _ = parse_trace(trace_copy, set())
+    activity["traceRunUs"] = summary([(b - a) * 1e6 for _, a, b, _ in runs])
+    return {"interrupts": gaps, "idleExit": idle, "busyWake": busy_wake, "idleMachine": activity}
 
 
 def main():
