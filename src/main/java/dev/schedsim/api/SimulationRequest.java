@@ -130,8 +130,11 @@ public record SimulationRequest(
             @Schema(description = "CPU time of an uncontended compare-and-swap (SD_SERIALIZE), ns") Long casBaseNs,
             @Schema(description = "extra CPU time of that compare-and-swap per other CPU contending, ns")
             Long casPerContenderNs,
-            @Schema(description = "kernel time a task spends around each sleep and wakeup (system call, timer, "
-                    + "wakeup path), ns") Long wakeKernelNs) {
+            @Schema(description = "kernel time a task spends around each sleep and wakeup beyond the context switch "
+                    + "(system call, wait queue, wakeup path), ns") Long wakeKernelNs,
+            @Schema(description = "what a timed sleep (clock_nanosleep, usleep) costs its task beyond wakeKernelNs: "
+                    + "programming the timer and its interrupt (on a virtual machine, exits to the host), ns")
+            Long hrtimerSleepNs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -111,10 +111,12 @@ public final class Lifecycle {
         switch (action) {
             case SLEEP:
                 p.setState(TaskState.SLEEPING);
+                p.timedSleep = true;
                 hrtimers.arm(p, cpu, activity.timerLateness());
                 break;
             case BLOCK:
                 p.setState(TaskState.BLOCKED);
+                p.timedSleep = false;
                 break;
             default:
                 p.setState(TaskState.DONE);

@@ -48,6 +48,7 @@ public final class Scheduler {
     private final Recorder recorder;
     private final long contextSwitchNs;
     private final long wakeKernelNs;
+    private final long hrtimerSleepNs;
     private final MachineActivity activity;
     private final double idleExitCpuShare;
     private final long tickNs;
@@ -87,6 +88,7 @@ public final class Scheduler {
         this.activity = machine.activity();
         this.contextSwitchNs = hw.contextSwitchNs();
         this.wakeKernelNs = hw.wakeKernelNs();
+        this.hrtimerSleepNs = hw.hrtimerSleepNs();
         this.idleExitCpuShare = hw.idleExitCpuShare();
         this.tickNs = kernel.tickNs();
         this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
@@ -191,10 +193,12 @@ public final class Scheduler {
             smt.cpuBusy(cpu);
         }
         if (next.wakeTime >= 0) {
-            // The kernel side of the sleep and the wakeup, in the task's own time; out of an idle state the CPU may
-            // run it cold, for a share of the exit's time (HardwareModel.idleExitCpuShare: on validation-2c about
-            // as long again, measured).
-            execution.stall(cpu, wakeKernelNs + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0));
+            // The kernel side of the sleep and the wakeup, in the task's own time, and a timed sleep's timer
+            // (hrtimer_start_range_ns() and the expiry: HardwareModel.hrtimerSleepNs); out of an idle state the CPU
+            // may run it cold, for a share of the exit's time (HardwareModel.idleExitCpuShare: on validation-2c
+            // about as long again, measured).
+            execution.stall(cpu, wakeKernelNs + (next.timedSleep ? hrtimerSleepNs : 0)
+                    + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0));
         }
         cpu.idleExitNs = 0;
         if (cpu.curr != next) {

@@ -48,6 +48,8 @@ public final class Task implements SimThread {
     public long sleepNs;
     /** The slack of the sleep asked for last (part of {@link #sleepNs}). */
     public long sleepSlackNs;
+    /** Its last sleep was a timed one (an hrtimer armed), not a wait on a queue: HardwareModel.hrtimerSleepNs. */
+    public boolean timedSleep;
     /** The armed sleep's hrtimer: soft and hard expiry, and the CPU whose hrtimer base holds it (-1: none). */
     public long timerSoftNs;
     public long timerHardNs;

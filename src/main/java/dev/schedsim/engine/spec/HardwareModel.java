@@ -22,9 +22,12 @@ package dev.schedsim.engine.spec;
  * CPU examined, 2 µs per cfs_rq in update_blocked_averages) put a newidle balance of a 112-CPU MC level
  * near 30 µs and of a 224-CPU NUMA level near 55 µs, the order of seed 003's measured max_newidle_lb_cost
  * (MC 7/49/398 µs, NUMA 10/45/158 µs on ThunderX2). {@code wakeKernelNs} is the kernel
- * time a task spends around each sleep and wakeup (system call entry and exit, timer programming, the
- * wakeup path; on a virtual machine the exits for timers and IPIs): CPU time of the task that does no
- * work of its own.
+ * time a task spends around each sleep and wakeup beyond the context switch (system call entry and exit, the
+ * wait queue, the wakeup path): CPU time of the task that does no work of its own. {@code hrtimerSleepNs} is what a
+ * timed sleep (clock_nanosleep(), a usleep()) costs its task beyond that: hrtimer_start_range_ns() programming the
+ * clock-event device and the expiry's interrupt path; on a virtual machine each is an exit to the host, so a timed
+ * sleep can cost many times a wait-queue sleep (validation-2c: a pipe's sleep and wakeup about the 2 µs switch alone,
+ * a timed sleep 3.5 µs more; 0 by default, where {@code wakeKernelNs} covers both).
  *
  * <p>{@code idleExitCpuShare}: the share of an idle state's exit latency that the task it wakes pays again as
  * CPU time, its wake path running cold (0 by default: the exit is hardware time before anything runs; about 1 on
@@ -52,6 +55,7 @@ public record HardwareModel(
         long casBaseNs,
         long casPerContenderNs,
         long wakeKernelNs,
+        long hrtimerSleepNs,
         double idleExitCpuShare,
         MachineNoise noise) {
 
@@ -83,7 +87,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000, 0, MachineNoise.defaults());
+                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000, 0, 0, MachineNoise.defaults());
     }
 
     public HardwareModel {
@@ -126,7 +130,15 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, ns, idleExitCpuShare, noise);
+                casBaseNs, casPerContenderNs, ns, hrtimerSleepNs, idleExitCpuShare, noise);
+    }
+
+    /** The same model with another extra kernel time of a timed sleep. */
+    public HardwareModel withHrtimerSleepNs(long ns) {
+        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
+                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
+                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
+                casBaseNs, casPerContenderNs, wakeKernelNs, ns, idleExitCpuShare, noise);
     }
 
     /** The same model with other idle-state exit latencies and deep-state residency. */
@@ -134,7 +146,7 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowNs, deepNs, deepResidencyNs, coreIdleWatts,
                 deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs, updateCurrNs, bandwidthHookNs,
                 idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs, casBaseNs, casPerContenderNs,
-                wakeKernelNs, idleExitCpuShare, noise);
+                wakeKernelNs, hrtimerSleepNs, idleExitCpuShare, noise);
     }
 
     /** The same model where a task woken out of an idle state pays this share of the exit again as CPU time. */
@@ -142,7 +154,7 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, share, noise);
+                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, share, noise);
     }
 
     /** The same model with another machine activity ({@link MachineNoise#NONE}: none). */
@@ -150,7 +162,7 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, idleExitCpuShare, n);
+                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, idleExitCpuShare, n);
     }
 
     /** T(k) for k busy threads (k ≥ 1). */

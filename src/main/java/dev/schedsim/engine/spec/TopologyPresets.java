@@ -14,16 +14,19 @@ public final class TopologyPresets {
     private static final Map<String, Preset> PRESETS = new LinkedHashMap<>();
 
     static {
-        // A 2-vCPU KVM guest, measured (docs/latency-validation.md): a thread that computes 100 µs and sleeps
-        // 900 µs is charged about 106.5 µs a cycle when its wakeup preempts a busy thread: 1.1 µs of interrupts
-        // (MachineNoise) and 5.5 µs of kernel time per sleep and wakeup (system call, timer, switch-in). Out of
-        // idle a wakeup reaches its program later and costs it about as much more CPU, the longer the idle: 1.5,
-        // 3.9, 8.0 and 15.2 µs more CPU (0.7, 2.7, 7.6 and 14.7 µs later) after 0.2, 0.9, 3 and 10 ms; the two
-        // idle states are the means of the points on either side of 2 ms: 2 µs and 11.5 µs.
+        // A 2-vCPU KVM guest, measured (docs/latency-validation.md). A sleep in read() of a pipe and its wakeup
+        // cost a request-response pair 2.1 µs beyond its work (75.1 µs a transaction of 70 µs of work, 1.1 % of it
+        // interrupts): the 2 µs context switch and nothing measurable besides (wakeKernelNs 0). A timed sleep costs
+        // more: a thread that computes 100 µs and sleeps 900 µs is charged 106.6 µs a cycle when its wakeup preempts
+        // a busy thread (the median of four cases), 1.1 µs of it interrupts (MachineNoise) and 2 µs the switch, so
+        // 3.5 µs the timer (hrtimerSleepNs: arming it and its interrupt, exits to the host). Out of idle a wakeup
+        // reaches its program later and costs it about as much more CPU, the longer the idle: 1.5, 3.9, 8.0 and
+        // 15.2 µs more CPU (0.7, 2.7, 7.6 and 14.7 µs later) after 0.2, 0.9, 3 and 10 ms; the two idle states are
+        // the means of the points on either side of 2 ms: 2 µs and 11.5 µs.
         add("validation-2c", "1 socket, 2 cores, no SMT (a 2-vCPU KVM guest)",
                 "the real-kernel validation machine (shared/validation)",
-                new TopologySpec(1, 1, 1, 2, 1, null, HardwareModel.defaults(1).withWakeKernelNs(5_500)
-                        .withIdleExit(2_000, 11_500, 2_000_000).withIdleExitCpuShare(1.0)
+                new TopologySpec(1, 1, 1, 2, 1, null, HardwareModel.defaults(1).withWakeKernelNs(0)
+                        .withHrtimerSleepNs(3_500).withIdleExit(2_000, 11_500, 2_000_000).withIdleExitCpuShare(1.0)
                         .withNoise(MachineNoise.validation2c())));
         add("desktop-8c-smt2", "1 socket, 8 cores, SMT2 (16 CPUs)", "a common laptop/desktop",
                 TopologySpec.uniform(1, 1, 1, 8, 2));
