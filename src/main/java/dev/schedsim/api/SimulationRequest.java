@@ -134,7 +134,9 @@ public record SimulationRequest(
                     + "(system call, wait queue, wakeup path), ns") Long wakeKernelNs,
             @Schema(description = "what a timed sleep (clock_nanosleep, usleep) costs its task beyond wakeKernelNs: "
                     + "programming the timer and its interrupt (on a virtual machine, exits to the host), ns")
-            Long hrtimerSleepNs) {
+            Long hrtimerSleepNs,
+            @Schema(description = "time a sleep timer's expiry and the wakeup it does take from the task running on "
+                    + "that CPU (interrupt time charged to the interrupted task), ns") Long hrtimerIrqNs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -107,6 +107,7 @@ class LatencyValidationTests {
         }
         HardwareModel hw = t.hardware().withWakeKernelNs(h.get("wakeKernelNs").asLong())
                 .withHrtimerSleepNs(h.get("hrtimerSleepNs").asLong())
+                .withHrtimerIrqNs(h.has("hrtimerIrqNs") ? h.get("hrtimerIrqNs").asLong() : 0)
                 .withIdleExit(h.get("shallowIdleExitNs").asLong(), h.get("deepIdleExitNs").asLong(),
                         t.hardware().deepIdleResidencyNs())
                 .withIdleExitCpuShare(h.get("idleExitCpuShare").asDouble());

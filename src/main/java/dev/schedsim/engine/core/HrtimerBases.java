@@ -33,6 +33,7 @@ public final class HrtimerBases {
     /** hrtimer_start_range_ns() of p's sleep on {@code cpu}; the interrupt comes {@code latenessNs} after the hard expiry. */
     void arm(Task p, int cpu, long latenessNs) {
         long now = clock.now;
+        p.irqWake = false;
         p.timerHardNs = now + p.sleepNs;
         // (a sleep of 0 with slack is never expired by the interrupt that armed it)
         p.timerSoftNs = Math.max(now + 1, p.timerHardNs - p.sleepSlackNs);

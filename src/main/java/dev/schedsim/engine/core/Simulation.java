@@ -84,6 +84,7 @@ public final class Simulation {
     private final Scheduler scheduler;
     private final Wakeup wakeup;
     private final HrtimerBases hrtimers;
+    private final HrtimerInterrupt hrtimerInterrupt;
     private final Lifecycle lifecycle;
     private final Tick tick;
     private final MachineActivity activity;
@@ -154,6 +155,7 @@ public final class Simulation {
                 new Scheduler.Machine(topo, shared, execution, cache, smt, new IdleStates(clock, hw), pelt,
                         recorder, activity));
         this.hrtimers = new HrtimerBases(clock, timers, ncpu);
+        this.hrtimerInterrupt = new HrtimerInterrupt(clock, timers, hrtimers, execution, cpus, hw.hrtimerIrqNs());
         this.wakeup = new Wakeup(clock, hrtimers, rnd, cpus, select, sisCache, fairQueue, preemption, counters,
                 kernel.tickNs(), recorder);
         this.lifecycle = new Lifecycle(clock, hrtimers, tasks, cpus, updateCurr, execution, fairQueue, fairPick, cache,
@@ -322,7 +324,15 @@ public final class Simulation {
             Task task = tasks[slot - timers.taskBase];
             if (task.is(TaskState.SLEEPING)) {
                 int cpu = task.cpu;
-                wakeup.tryToWakeUp(task, cpu, false);
+                if (task.irqWake) {
+                    // the end of the interrupt that expired its timer
+                    task.irqWake = false;
+                    wakeup.tryToWakeUp(task, cpu, false);
+                    return;
+                }
+                if (hrtimerInterrupt.expireNow(task, cpu)) {
+                    wakeup.tryToWakeUp(task, cpu, false);
+                }
                 hrtimerRunQueues(cpu);
             } else if (task.is(TaskState.NEW)) {
                 wakeup.wakeUpNewTask(task, task.cpu);
@@ -348,7 +358,9 @@ public final class Simulation {
     private void hrtimerRunQueues(int cpu) {
         Task p;
         while ((p = hrtimers.nextExpired(cpu)) != null) {
-            wakeup.tryToWakeUp(p, cpu, false);
+            if (hrtimerInterrupt.expireNow(p, cpu)) {
+                wakeup.tryToWakeUp(p, cpu, false);
+            }
         }
     }
 

@@ -50,6 +50,8 @@ public final class Task implements SimThread {
     public long sleepSlackNs;
     /** Its last sleep was a timed one (an hrtimer armed), not a wait on a queue: HardwareModel.hrtimerSleepNs. */
     public boolean timedSleep;
+    /** Its sleep timer expired in an interrupt on a busy CPU: its wakeup is due at the interrupt's end. */
+    public boolean irqWake;
     /** The armed sleep's hrtimer: soft and hard expiry, and the CPU whose hrtimer base holds it (-1: none). */
     public long timerSoftNs;
     public long timerHardNs;

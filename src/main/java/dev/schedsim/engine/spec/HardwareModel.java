@@ -27,7 +27,10 @@ package dev.schedsim.engine.spec;
  * timed sleep (clock_nanosleep(), a usleep()) costs its task beyond that: hrtimer_start_range_ns() programming the
  * clock-event device and the expiry's interrupt path; on a virtual machine each is an exit to the host, so a timed
  * sleep can cost many times a wait-queue sleep (validation-2c: a pipe's sleep and wakeup about the 2 µs switch alone,
- * a timed sleep 3.5 µs more; 0 by default, where {@code wakeKernelNs} covers both).
+ * a timed sleep 3.5 µs more; 0 by default, where {@code wakeKernelNs} covers both). {@code hrtimerIrqNs} is the
+ * time a sleep timer's expiry, and the try_to_wake_up() it runs in hardirq context, take from the task running on
+ * that CPU, which the kernel charges with it when IRQ_TIME_ACCOUNTING is off (0 by default; 11.8 µs measured on the
+ * second host of the validation guest, not measured on the one validation-2c is calibrated on).
  *
  * <p>{@code idleExitCpuShare}: the share of an idle state's exit latency that the task it wakes pays again as
  * CPU time, its wake path running cold (0 by default: the exit is hardware time before anything runs; about 1 on
@@ -56,6 +59,7 @@ public record HardwareModel(
         long casPerContenderNs,
         long wakeKernelNs,
         long hrtimerSleepNs,
+        long hrtimerIrqNs,
         double idleExitCpuShare,
         MachineNoise noise) {
 
@@ -87,7 +91,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000, 0, 0, MachineNoise.defaults());
+                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000, 0, 0, 0, MachineNoise.defaults());
     }
 
     public HardwareModel {
@@ -130,7 +134,7 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, ns, hrtimerSleepNs, idleExitCpuShare, noise);
+                casBaseNs, casPerContenderNs, ns, hrtimerSleepNs, hrtimerIrqNs, idleExitCpuShare, noise);
     }
 
     /** The same model with another extra kernel time of a timed sleep. */
@@ -138,7 +142,15 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, ns, idleExitCpuShare, noise);
+                casBaseNs, casPerContenderNs, wakeKernelNs, ns, hrtimerIrqNs, idleExitCpuShare, noise);
+    }
+
+    /** The same model with another time a sleep timer's expiry takes from the task it interrupts. */
+    public HardwareModel withHrtimerIrqNs(long ns) {
+        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
+                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
+                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
+                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, ns, idleExitCpuShare, noise);
     }
 
     /** The same model with other idle-state exit latencies and deep-state residency. */
@@ -146,7 +158,7 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowNs, deepNs, deepResidencyNs, coreIdleWatts,
                 deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs, updateCurrNs, bandwidthHookNs,
                 idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs, casBaseNs, casPerContenderNs,
-                wakeKernelNs, hrtimerSleepNs, idleExitCpuShare, noise);
+                wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, idleExitCpuShare, noise);
     }
 
     /** The same model where a task woken out of an idle state pays this share of the exit again as CPU time. */
@@ -154,7 +166,7 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, share, noise);
+                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, share, noise);
     }
 
     /** The same model with another machine activity ({@link MachineNoise#NONE}: none). */
@@ -162,7 +174,7 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, idleExitCpuShare, n);
+                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, idleExitCpuShare, n);
     }
 
     /** T(k) for k busy threads (k ≥ 1). */
