@@ -320,7 +320,7 @@ def machine_noise():
     """The machine's own activity seen by a computing thread: the time interrupts take from it on each CPU
     (src/test/c/irqgaps.c); how late a thread alone on a CPU gets back from sleeps of several lengths (the
     idle-state exit) and what each such cycle costs it; what a timer wakeup onto a busy CPU costs the thread it
-    interrupts and the one it wakes; and what the other threads of the idle machine do (/proc's counts, and their
+    interrupts and the one it wakes (medians of four runs); and what the other threads of the idle machine do (/proc's counts, and their
     run lengths from the trace)."""
     gaps = [json.loads(subprocess.run([GAPS_BIN, str(cpu), "3", "1000"], capture_output=True, text=True,
                                       check=True).stdout) for cpu in range(os.cpu_count())]
@@ -332,25 +332,29 @@ def machine_noise():
         idle.append({"sleepUs": sleep_us, "runUs": 50, "returnLatencyUs": return_latency(window, t, waking),
                      "cpuUsPerCycle": round(cpu_ms * 1000 / max(t["units"], 1), 2)})
         time.sleep(0.3)
-    # A busy thread alone on CPU 1, then with a 50/950 µs sleeper beside it whose every wakeup preempts it: what the
-    # busy thread loses per wakeup (CPU time minus its ms of work, against alone), what a cycle costs the sleeper,
-    # and the sleeper's return latency when its CPU is busy (no idle exit)
-    busy_alone = []
-    for _ in range(2):
-        _, threads, _ = traced_latbench(["3000", "busy,1,cpu=1"])
-        b = threads[0]
-        busy_alone.append(((sched_field(b["sched"], "se.sum_exec_runtime") or 0) - b["units"]) / 3.0)
+    # A busy thread on each CPU and a 50/950 µs sleeper beside one of them, whose every wakeup preempts it: what the
+    # busy thread beside the sleeper loses per wakeup (CPU time minus its ms of work) beyond what the other loses in
+    # the same seconds (the host's interrupts come and go, so the control runs at the same time), with the sleeper
+    # on either CPU; what a cycle costs the sleeper, and its return latency when its CPU is busy (no idle exit)
+    runs = []
+    for sleeper_cpu in (0, 1, 0, 1):
+        window, threads, (waking, _, _, _) = traced_latbench(
+            ["3000", "busy,1,cpu=0", "busy,1,cpu=1", "periodic,1,50,950,cpu=%d" % sleeper_cpu])
+        lost = {t["group"]: (sched_field(t["sched"], "se.sum_exec_runtime") or 0) - t["units"]
+                for t in threads if t["kind"] == "busy"}
+        sl = [t for t in threads if t["kind"] == "periodic"][0]
+        runs.append({"sleeperCpu": sleeper_cpu, "busyLostMsWith": round(lost[sleeper_cpu], 3),
+                     "busyLostMsWithout": round(lost[1 - sleeper_cpu], 3), "wakeups": sl["units"],
+                     "lostUsPerWakeup": round(1000 * (lost[sleeper_cpu] - lost[1 - sleeper_cpu]) / max(sl["units"], 1), 2),
+                     "sleeperCpuUsPerCycle": round(1000 * (sched_field(sl["sched"], "se.sum_exec_runtime") or 0)
+                                                   / max(sl["units"], 1), 2),
+                     "sleeperReturnLatencyUs": return_latency(window, sl, waking)})
         time.sleep(0.3)
-    window, threads, (waking, _, _, _) = traced_latbench(["3000", "busy,1,cpu=1", "periodic,1,50,950,cpu=1"])
-    b, sl = threads[0], threads[1]
-    lost_ms = (sched_field(b["sched"], "se.sum_exec_runtime") or 0) - b["units"]
-    alone_ms = 3.0 * sum(busy_alone) / len(busy_alone)
-    busy_wake = {"busyLostMsPerSecAlone": [round(x, 3) for x in busy_alone],
-                 "busyLostMsWithSleeper": round(lost_ms, 3), "seconds": 3.0, "sleeperCycles": sl["units"],
-                 "lostUsPerWakeup": round(1000 * (lost_ms - alone_ms) / max(sl["units"], 1), 2),
-                 "sleeperCpuUsPerCycle": round(1000 * (sched_field(sl["sched"], "se.sum_exec_runtime") or 0)
-                                               / max(sl["units"], 1), 2),
-                 "sleeperReturnLatencyUs": return_latency(window, sl, waking)}
+    med = lambda xs: sorted(xs)[len(xs) // 2] if len(xs) % 2 else sum(sorted(xs)[len(xs) // 2 - 1:len(xs) // 2 + 1]) / 2
+    busy_wake = {"seconds": 3.0, "runs": runs,
+                 "lostUsPerWakeup": round(med([r["lostUsPerWakeup"] for r in runs]), 2),
+                 "sleeperCpuUsPerCycle": round(med([r["sleeperCpuUsPerCycle"] for r in runs]), 2),
+                 "sleeperReturnLatencyUs": {"p50": med([r["sleeperReturnLatencyUs"]["p50"] for r in runs])}}
     time.sleep(0.3)
     # A request-response pair pinned to CPU 1, doing no work or 10 µs on each side: every transaction is two sleeps
     # in read() and two wakeups by write() onto the same busy CPU (no timer, no idle state), so what its CPU time

@@ -1,0 +1,156 @@
+package dev.schedsim.engine;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.schedsim.engine.spec.WorkloadSpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * The machine's own costs, as each latency data set's host measured them (scripts/measure-latency.py's machine
+ * block: idleExit, busyWake, pipeWake) and as the model charges them with that host's hardware (validation-2c, or
+ * the data set's "hardware" block): the same microbenchmarks simulated. This checks the rules that turned the
+ * measurements into the model's costs (docs/latency-validation.md, "A second host"), apart from the cases that the
+ * costs then have to predict (LatencyValidationTests):
+ * <ul>
+ *   <li>a 50 µs thread alone on CPU 1 after sleeps of 0.2-10 ms: its CPU a cycle, within 5 %;</li>
+ *   <li>a 50/950 µs sleeper preempting a busy thread: its CPU a cycle, within 5 %, and what the busy thread loses
+ *   per wakeup against a busy thread on the other CPU, within 30 % or 2 µs;</li>
+ *   <li>a request-response pair on one CPU with 10 µs a side: its CPU a transaction, within 5 %.</li>
+ * </ul>
+ */
+class HostCostsTests {
+    static final long SECONDS = 3;
+
+    record Host(String data, JsonNode noise, LatencyValidationTests.Case any) {
+        @Override
+        public String toString() {
+            return data;
+        }
+    }
+
+    static Stream<Host> hosts() throws IOException {
+        List<Host> out = new ArrayList<>();
+        List<LatencyValidationTests.Case> cases = LatencyValidationTests.cases().toList();
+        for (String data : LatencyValidationTests.DATA) {
+            try (InputStream in = HostCostsTests.class.getResourceAsStream("/validation/" + data)) {
+                JsonNode root = new ObjectMapper().readTree(in);
+                JsonNode noise = root.has("machineNoiseRuns") ? root.get("machineNoiseRuns")
+                        : new ObjectMapper().createArrayNode().add(root.get("machineNoise"));
+                out.add(new Host(data, noise, cases.stream().filter(c -> c.data().equals(data)).findFirst()
+                        .orElseThrow()));
+            }
+        }
+        return out.stream();
+    }
+
+    /** The median over the machine runs of one figure (NaN where no run has it). */
+    static double median(JsonNode runs, java.util.function.Function<JsonNode, JsonNode> figure) {
+        double[] v = new double[runs.size()];
+        int n = 0;
+        for (JsonNode r : runs) {
+            JsonNode x = figure.apply(r);
+            if (x != null && !x.isMissingNode() && !x.isNull()) {
+                v[n++] = x.asDouble();
+            }
+        }
+        if (n == 0) {
+            return Double.NaN;
+        }
+        double[] s = Arrays.copyOf(v, n);
+        Arrays.sort(s);
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+
+    static Report run(Host h, List<WorkloadSpec> w, long seed) {
+        return Specs.run(Specs.spec(LatencyValidationTests.machine(h.any()), Specs.kernel("6.18"), List.of(), w,
+                SECONDS * 1_000_000), seed);
+    }
+
+    static WorkloadSpec onCpu(WorkloadSpec w, int cpu) {
+        return w.withCpus(new int[] {cpu}).withFootprintKb(LatencyValidationTests.HARNESS_FOOTPRINT_KB);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("hosts")
+    void theModelChargesWhatTheHostMeasured(Host h) {
+        List<String> misses = new ArrayList<>();
+        StringBuilder table = new StringBuilder();
+        // The model has two idle states, each exit the mean of the points on its side of the deep state's
+        // residency (2 ms): the pairs' means are what must agree; the single points are shown.
+        JsonNode points = h.noise().get(0).get("idleExit");
+        double[] measuredPair = new double[2];
+        double[] modelPair = new double[2];
+        for (int i = 0; i < points.size(); i++) {
+            int k = i;
+            long sleepUs = points.get(i).get("sleepUs").asLong();
+            double measured = median(h.noise(), r -> r.get("idleExit").get(k).get("cpuUsPerCycle"));
+            Report.WorkloadReport w = run(h, List.of(onCpu(WorkloadSpec.periodic("p", "/", 1, 50, sleepUs), 1)), 1)
+                    .workloads().get(0);
+            double model = w.cpuUsec() / (w.throughputPerSec() * SECONDS);
+            table.append(String.format(Locale.ROOT, "  %-44s measured %8.2f  model %8.2f%n",
+                    "idle " + sleepUs + " us: CPU a cycle", measured, model));
+            int side = sleepUs < 2_000 ? 0 : 1;
+            measuredPair[side] += measured / 2;
+            modelPair[side] += model / 2;
+        }
+        check(table, misses, "idle under 2 ms: CPU a cycle (mean)", measuredPair[0], modelPair[0], 0.05, 0);
+        check(table, misses, "idle over 2 ms: CPU a cycle (mean)", measuredPair[1], modelPair[1], 0.05, 0);
+        double sleeperCycle = median(h.noise(), r -> r.path("busyWake").path("sleeperCpuUsPerCycle"));
+        if (!Double.isNaN(sleeperCycle)) {
+            // (the per-run medians of the loss, as the data file keeps them)
+            double lost = median(h.noise(), r -> r.path("busyWake").path("lostUsPerWakeup"));
+            double cycle = 0;
+            double loss = 0;
+            for (long seed = 1; seed <= 2; seed++) {
+                // 2 s of work each in 3 s: both busy threads finish it, so CPU time minus 2 s is what each lost
+                Report r = run(h, List.of(onCpu(WorkloadSpec.cpuBound("b0", "/", 1, 2_000_000), 0),
+                        onCpu(WorkloadSpec.cpuBound("b1", "/", 1, 2_000_000), 1),
+                        onCpu(WorkloadSpec.periodic("s", "/", 1, 50, 950), 1)), seed);
+                Report.WorkloadReport s = r.workloads().get(2);
+                Report.WorkloadReport b1 = r.workloads().get(1);
+                cycle += s.cpuUsec() / (s.throughputPerSec() * SECONDS) / 2;
+                // (the sleeper's wakeups while b1 still had work: the ones that interrupted it)
+                double wakeups = s.throughputPerSec() * b1.completionUs() / 1e6;
+                loss += (b1.cpuUsec() - r.workloads().get(0).cpuUsec()) / wakeups / 2;
+            }
+            check(table, misses, "sleeper on a busy CPU: CPU a cycle", sleeperCycle, cycle, 0.05, 0);
+            check(table, misses, "busy thread: lost per wakeup", lost, loss, 0.3, 2);
+        }
+        double pipe = median(h.noise(), r -> {
+            for (JsonNode p : r.path("pipeWake")) {
+                if (p.get("workUs").asLong() == 10) {
+                    return p.get("cpuUsPerTransaction");
+                }
+            }
+            return null;
+        });
+        if (!Double.isNaN(pipe)) {
+            Report.WorkloadReport w = run(h, List.of(onCpu(WorkloadSpec.requestResponse("pp", "/", 1, 10, 10), 1)),
+                    1).workloads().get(0);
+            check(table, misses, "pipe pair, 10 us a side: CPU a transaction", pipe,
+                    w.cpuUsec() / (w.throughputPerSec() * SECONDS), 0.05, 0);
+        }
+        System.out.println("host costs " + h + "\n" + table);
+        assertTrue(misses.isEmpty(), h + ": " + misses + "\n" + table);
+    }
+
+    private static void check(StringBuilder table, List<String> misses, String what, double measured, double model,
+                              double rel, double abs) {
+        boolean ok = Math.abs(model - measured) <= Math.max(rel * measured, abs);
+        table.append(String.format(Locale.ROOT, "  %-44s measured %8.2f  model %8.2f  %s%n", what, measured, model,
+                ok ? "ok" : "MISS"));
+        if (!ok) {
+            misses.add(what);
+        }
+    }
+}
