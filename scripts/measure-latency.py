@@ -18,7 +18,8 @@ kernel.sched_autogroup_enabled is set to 0 while measuring and restored.
 usage: scripts/measure-latency.py [RUNS (3)] [CASE ... | machine]
 writes src/test/resources/validation/latency-cases.json, or the file ML_OUT names (all cases and the machine's own
 noise; with CASE names, only those cases are measured again and the rest kept from the file; with "machine", only
-the machine's noise)
+the machine's noise; ML_MACHINE_PARTS=crossWake with "machine" measures only that part again in each of the
+file's machine runs)
 """
 import json
 import os
@@ -316,6 +317,23 @@ def return_latency(window, t, waking):
                              window["end"] / 1e9))
 
 
+def cross_wake():
+    """A request-response pair with its client pinned to CPU 0 and its server to CPU 1, with no work and with 10 µs a
+    side: every wakeup crosses to the other CPU, which is idle (an IPI, the idle exit), where pipeWake's pair never
+    leaves one busy CPU. Per transaction its wall time and CPU time, and the server's return latency."""
+    out = []
+    for work in (0, 10):
+        window, threads, (waking, _, _, _) = traced_latbench(["3000", "pingpong,1,%d,%d,cpu=0,peer=1" % (work, work)])
+        n = max(t["units"] for t in threads)
+        cpu_us = 1000 * sum(sched_field(t["sched"], "se.sum_exec_runtime") or 0 for t in threads)
+        server = [t for t in threads if t["kind"] == "pp-server"][0]
+        out.append({"workUs": work, "transactionsPerSec": round(n / 3.0, 1), "wallUsPerTransaction": round(3e6 / max(n, 1), 3),
+                    "cpuUsPerTransaction": round(cpu_us / max(n, 1), 3),
+                    "serverReturnLatencyUs": return_latency(window, server, waking)})
+        time.sleep(0.3)
+    return out
+
+
 def machine_noise():
     """The machine's own activity seen by a computing thread: the time interrupts take from it on each CPU
     (src/test/c/irqgaps.c); how late a thread alone on a CPU gets back from sleeps of several lengths (the
@@ -380,7 +398,8 @@ def machine_noise():
     subprocess.run(["cp", os.path.join(TRACING, "trace"), trace_copy], check=True)
     _, _, runs, _ = parse_trace(trace_copy, set())
     activity["traceRunUs"] = summary([(b - a) * 1e6 for _, a, b, _ in runs])
-    return {"interrupts": gaps, "idleExit": idle, "busyWake": busy_wake, "pipeWake": pipe, "idleMachine": activity}
+    return {"interrupts": gaps, "idleExit": idle, "busyWake": busy_wake, "pipeWake": pipe, "crossWake": cross_wake(),
+            "idleMachine": activity}
 
 
 def main():
@@ -397,7 +416,14 @@ def main():
     noise = doc.get("machineNoise")
     noise_runs = doc.get("machineNoiseRuns", [noise] if noise else [])
     try:
-        if not only or only == ["machine"]:
+        parts = [x for x in os.environ.get("ML_MACHINE_PARTS", "").split(",") if x]
+        if only == ["machine"] and parts == ["crossWake"] and noise_runs:
+            # measure this part again in each of the file's machine runs, keeping the rest of them
+            for run in noise_runs:
+                run["crossWake"] = cross_wake()
+                print("crossWake", json.dumps(run["crossWake"])[:300], file=sys.stderr)
+            noise = noise_runs[0]
+        elif not only or only == ["machine"]:
             # the machine's figures vary from one measurement to the next (a guest: its host is busy or not), so it
             # is measured several times; "machineNoise" is the first, for the figures' readers that take one
             noise_runs = []

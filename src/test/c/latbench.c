@@ -17,7 +17,8 @@
  *                                  LOOPS messages to every receiver of its group (MSG_US of CPU per message on
  *                                  each side), then exits; receivers exit when all their messages arrived
  *   cpu=C pins the group's threads to CPU C, nice=N sets their nice value, cg=DIR moves them into the cgroup v1
- *   directory DIR (its tasks file).
+ *   directory DIR (its tasks file); peer=C pins a pingpong group's servers to CPU C instead (its clients stay on
+ *   cpu=), so that every wakeup crosses between the two CPUs.
  *
  * Build: gcc -O2 -pthread -o latbench latbench.c
  */
@@ -215,12 +216,14 @@ static void parse(int group, char *spec) {
     for (char *p = strtok(spec, ","); p && n < 16; p = strtok(NULL, ",")) {
         f[n++] = p;
     }
-    int cpu = -1, nice = 0;
+    int cpu = -1, nice = 0, peer = -1;
     char cg[256] = "";
     int positional = n;
     for (int i = 0; i < n; i++) {
         if (!strncmp(f[i], "cpu=", 4)) {
             cpu = atoi(f[i] + 4);
+        } else if (!strncmp(f[i], "peer=", 5)) {
+            peer = atoi(f[i] + 5);
         } else if (!strncmp(f[i], "nice=", 5)) {
             nice = atoi(f[i] + 5);
         } else if (!strncmp(f[i], "cg=", 3)) {
@@ -290,7 +293,7 @@ static void parse(int group, char *spec) {
         exit(2);
     }
     for (int i = first; i < nthreads; i++) {
-        threads[i].cpu = cpu;
+        threads[i].cpu = peer >= 0 && threads[i].kind == PP_SERVER ? peer : cpu;
         threads[i].nice = nice;
         snprintf(threads[i].cg, sizeof threads[i].cg, "%s", cg);
     }
