@@ -136,7 +136,11 @@ public record SimulationRequest(
                     + "programming the timer and its interrupt (on a virtual machine, exits to the host), ns")
             Long hrtimerSleepNs,
             @Schema(description = "time a sleep timer's expiry and the wakeup it does take from the task running on "
-                    + "that CPU (interrupt time charged to the interrupted task), ns") Long hrtimerIrqNs) {
+                    + "that CPU (interrupt time charged to the interrupted task), ns") Long hrtimerIrqNs,
+            @Schema(description = "CPU time a task woken onto an idle CPU from another CPU (by IPI) pays for that "
+                    + "path, ns") Long ipiWakeNs,
+            @Schema(description = "time from that IPI's send until the idle CPU starts leaving its idle state, ns")
+            Long ipiDeliveryNs) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

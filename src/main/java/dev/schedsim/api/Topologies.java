@@ -167,7 +167,8 @@ class Topologies {
             {"idleScanPerCpuNs", h.idleScanPerCpuNs()}, {"balancePerCpuNs", h.balancePerCpuNs()},
             {"blockedAveragesPerCfsRqNs", h.blockedAveragesPerCfsRqNs()}, {"casBaseNs", h.casBaseNs()},
             {"casPerContenderNs", h.casPerContenderNs()}, {"wakeKernelNs", h.wakeKernelNs()},
-            {"hrtimerSleepNs", h.hrtimerSleepNs()}, {"hrtimerIrqNs", h.hrtimerIrqNs()}};
+            {"hrtimerSleepNs", h.hrtimerSleepNs()}, {"hrtimerIrqNs", h.hrtimerIrqNs()},
+            {"ipiWakeNs", h.ipiWakeNs()}, {"ipiDeliveryNs", h.ipiDeliveryNs()}};
         for (Object[] f : nonNegative) {
             if (f[1] != null && ((Number) f[1]).doubleValue() < 0) {
                 v.add(prefix + "." + f[0], "must be >= 0");
@@ -199,7 +200,8 @@ class Topologies {
                 or(h.blockedAveragesPerCfsRqNs(), d.blockedAveragesPerCfsRqNs()), or(h.casBaseNs(), d.casBaseNs()),
                 or(h.casPerContenderNs(), d.casPerContenderNs()), or(h.wakeKernelNs(), d.wakeKernelNs()),
                 or(h.hrtimerSleepNs(), d.hrtimerSleepNs()), or(h.hrtimerIrqNs(), d.hrtimerIrqNs()),
-                d.idleExitCpuShare(), d.noise());
+                or(h.ipiWakeNs(), d.ipiWakeNs()), or(h.ipiDeliveryNs(), d.ipiDeliveryNs()), d.idleExitCpuShare(),
+                d.noise());
     }
 
     private static long or(Long v, long d) {

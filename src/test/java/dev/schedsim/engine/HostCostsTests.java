@@ -140,6 +140,30 @@ class HostCostsTests {
             check(table, misses, "pipe pair, 10 us a side: CPU a transaction", pipe,
                     w.cpuUsec() / (w.throughputPerSec() * SECONDS), 0.05, 0);
         }
+        for (int work : new int[] {10}) {
+            int wk = work;
+            java.util.function.Function<String, Double> cross = f -> median(h.noise(), r -> {
+                for (JsonNode p : r.path("crossWake")) {
+                    if (p.get("workUs").asLong() == wk) {
+                        return p.get(f);
+                    }
+                }
+                return null;
+            });
+            double wall = cross.apply("wallUsPerTransaction");
+            if (Double.isNaN(wall)) {
+                continue;
+            }
+            // the client on CPU 0, the server on CPU 1: every wakeup crosses to an idle CPU
+            Report.WorkloadReport w = run(h, List.of(WorkloadSpec.of("pp", "/",
+                    new WorkloadSpec.RequestResponse(1, work, work, new int[] {1})).withCpus(new int[] {0})
+                    .withFootprintKb(LatencyValidationTests.HARNESS_FOOTPRINT_KB)), 1).workloads().get(0);
+            double tx = w.throughputPerSec() * SECONDS;
+            check(table, misses, "pair across the CPUs, " + work + " us a side: wall a transaction", wall,
+                    SECONDS * 1e6 / tx, 0.1, 0);
+            check(table, misses, "pair across the CPUs, " + work + " us a side: CPU a transaction",
+                    cross.apply("cpuUsPerTransaction"), w.cpuUsec() / tx, 0.1, 0);
+        }
         System.out.println("host costs " + h + "\n" + table);
         assertTrue(misses.isEmpty(), h + ": " + misses + "\n" + table);
     }

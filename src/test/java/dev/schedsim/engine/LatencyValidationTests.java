@@ -3,6 +3,7 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
@@ -10,8 +11,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,8 +37,24 @@ import tools.jackson.databind.ObjectMapper;
  */
 class LatencyValidationTests {
     /** The model's seeds ({@code -Dlatency.seeds=1,2,3,4,5} to look at more of its spread). */
-    static final long[] SEEDS = java.util.Arrays.stream(System.getProperty("latency.seeds", "1,2,3").split(","))
+    static final long[] SEEDS = Arrays.stream(System.getProperty("latency.seeds", "1,2,3").split(","))
             .mapToLong(Long::parseLong).toArray();
+    /**
+     * Features switched on beyond profile 6.18's ({@code -Dlatency.features=VCPU_PACK} tries the validation kernel's
+     * own packing; none by default).
+     */
+    static final Map<Feature, Boolean> FEATURES = features();
+
+    private static Map<Feature, Boolean> features() {
+        Map<Feature, Boolean> f = new EnumMap<>(Feature.class);
+        for (String name : System.getProperty("latency.features", "").split(",")) {
+            if (!name.isBlank()) {
+                f.put(Feature.valueOf(name.trim()), true);
+            }
+        }
+        return f;
+    }
+
     /** The cache footprint of a latbench thread, KiB (a stack page or two, the vDSO data). */
     static final int HARNESS_FOOTPRINT_KB = 4;
     /** A pipe's capacity (PIPE_DEF_BUFFERS pages), in latbench's one-byte messages. */
@@ -108,6 +127,8 @@ class LatencyValidationTests {
         HardwareModel hw = t.hardware().withWakeKernelNs(h.get("wakeKernelNs").asLong())
                 .withHrtimerSleepNs(h.get("hrtimerSleepNs").asLong())
                 .withHrtimerIrqNs(h.has("hrtimerIrqNs") ? h.get("hrtimerIrqNs").asLong() : 0)
+                .withWakeIpi(h.has("ipiWakeNs") ? h.get("ipiWakeNs").asLong() : 0,
+                        h.has("ipiDeliveryNs") ? h.get("ipiDeliveryNs").asLong() : 0)
                 .withIdleExit(h.get("shallowIdleExitNs").asLong(), h.get("deepIdleExitNs").asLong(),
                         t.hardware().deepIdleResidencyNs())
                 .withIdleExitCpuShare(h.get("idleExitCpuShare").asDouble());
@@ -140,7 +161,7 @@ class LatencyValidationTests {
             // latbench's threads touch only their stack and the vDSO page: nothing to refill after a switch
             w.add(s.withFootprintKb(HARNESS_FOOTPRINT_KB));
         }
-        return Specs.spec(machine(c), Specs.kernel("6.18"), c.cgroups(), w,
+        return Specs.spec(machine(c), Specs.kernel("6.18", 250, FEATURES), c.cgroups(), w,
                 c.durationMs() * 1000);
     }
 

@@ -113,8 +113,8 @@ class SmtThroughputTests {
                 d.deepIdleExitNs(), d.deepIdleResidencyNs(), d.coreIdleWatts(), d.deepIdleWatts(), d.coreBusyWatts(),
                 d.smtThreadWatts(), d.contextSwitchNs(), d.updateCurrNs(), d.bandwidthHookNs(),
                 d.idleScanPerCpuNs(), d.balancePerCpuNs(), d.blockedAveragesPerCfsRqNs(), d.casBaseNs(),
-                d.casPerContenderNs(), d.wakeKernelNs(), d.hrtimerSleepNs(), d.hrtimerIrqNs(), d.idleExitCpuShare(),
-                d.noise());
+                d.casPerContenderNs(), d.wakeKernelNs(), d.hrtimerSleepNs(), d.hrtimerIrqNs(), d.ipiWakeNs(),
+                d.ipiDeliveryNs(), d.idleExitCpuShare(), d.noise());
         TopologySpec base = Specs.preset("desktop-8c-smt2");
         TopologySpec topo = new TopologySpec(base.sockets(), base.numaNodesPerSocket(), base.llcsPerNumaNode(),
                 base.coresPerLlc(), base.threadsPerCore(), base.llcCores(), hw);

@@ -33,6 +33,8 @@ public final class Cpu {
     public Task lastRan;
     /** The exit latency of the idle state the CPU is leaving (0 when it is not), charged to what it wakes. */
     public long idleExitNs;
+    /** A wakeup's IPI is on its way to this idle CPU: its idle exit starts this much later (WakeIpi). */
+    public long ipiDelayNs;
     /** Counted busy (core SMT occupancy, busy time) from a switch-in until it goes idle. */
     public boolean busy;
     /** The idle state's exit latency has passed; the next schedule() may switch in. */

@@ -49,6 +49,7 @@ public final class Scheduler {
     private final long contextSwitchNs;
     private final long wakeKernelNs;
     private final long hrtimerSleepNs;
+    private final long ipiWakeNs;
     private final MachineActivity activity;
     private final double idleExitCpuShare;
     private final long tickNs;
@@ -89,6 +90,7 @@ public final class Scheduler {
         this.contextSwitchNs = hw.contextSwitchNs();
         this.wakeKernelNs = hw.wakeKernelNs();
         this.hrtimerSleepNs = hw.hrtimerSleepNs();
+        this.ipiWakeNs = hw.ipiWakeNs();
         this.idleExitCpuShare = hw.idleExitCpuShare();
         this.tickNs = kernel.tickNs();
         this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
@@ -162,14 +164,17 @@ public final class Scheduler {
 
     /** Leaving idle costs the idle state's exit latency before anything runs: true while it has to wait. */
     private boolean waitIdleExit(Cpu cpu) {
-        long lat = idleStates.exitLatency(cpu);
+        long exit = idleStates.exitLatency(cpu);
+        // (the exit starts when the wakeup's IPI arrives: WakeIpi)
+        long lat = exit + cpu.ipiDelayNs;
+        cpu.ipiDelayNs = 0;
         if (lat <= 0) {
             return false;
         }
         int slot = timers.idleExit(cpu.id);
         if (!queue.armed(slot)) {
             queue.arm(slot, clock.now + lat, Timers.PRIO_IDLE_EXIT);
-            cpu.idleExitNs = lat;
+            cpu.idleExitNs = exit;
         }
         return true;
     }
@@ -196,9 +201,10 @@ public final class Scheduler {
             // The kernel side of the sleep and the wakeup, in the task's own time, and a timed sleep's timer
             // (hrtimer_start_range_ns() and the expiry: HardwareModel.hrtimerSleepNs); out of an idle state the CPU
             // may run it cold, for a share of the exit's time (HardwareModel.idleExitCpuShare: on validation-2c
-            // about as long again, measured).
+            // about as long again, measured), and a wakeup sent from another CPU by IPI costs its path (ipiWakeNs).
             execution.stall(cpu, wakeKernelNs + (next.timedSleep ? hrtimerSleepNs : 0)
-                    + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0));
+                    + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0) + (next.ipiWake ? ipiWakeNs : 0));
+            next.ipiWake = false;
         }
         cpu.idleExitNs = 0;
         if (cpu.curr != next) {

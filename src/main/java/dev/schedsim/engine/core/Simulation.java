@@ -157,7 +157,7 @@ public final class Simulation {
         this.hrtimers = new HrtimerBases(clock, timers, ncpu);
         this.hrtimerInterrupt = new HrtimerInterrupt(clock, timers, hrtimers, execution, cpus, hw.hrtimerIrqNs());
         this.wakeup = new Wakeup(clock, hrtimers, rnd, cpus, select, sisCache, fairQueue, preemption, counters,
-                kernel.tickNs(), recorder);
+                kernel.tickNs(), recorder, new WakeIpi(hw.ipiDeliveryNs()));
         this.lifecycle = new Lifecycle(clock, hrtimers, tasks, cpus, updateCurr, execution, fairQueue, fairPick, cache,
                 contextSwitch, resched, activity);
         this.activity = activity;
@@ -222,9 +222,18 @@ public final class Simulation {
                     allowed[c] = true;
                 }
             }
+            boolean[] serverAllowed = allowed;
+            if (ws.kind() instanceof WorkloadSpec.RequestResponse rr && rr.serverCpus() != null) {
+                // (servers pinned apart from their clients: odd threads, RequestResponseProgram)
+                serverAllowed = new boolean[ncpu];
+                for (int c : rr.serverCpus()) {
+                    serverAllowed[c] = true;
+                }
+            }
             TaskGroup g = byPath.get(ws.cgroup());
             for (int i = 0; i < run.tasks.length; i++) {
-                Task task = new Task(id, run, i, g, allowed, ws.nice(), Weights.niceToWeight(ws.nice()));
+                Task task = new Task(id, run, i, g, i % 2 == 1 ? serverAllowed : allowed, ws.nice(),
+                        Weights.niceToWeight(ws.nice()));
                 task.se.slice = tunables.baseSliceNs();
                 tasks[id++] = task;
                 run.tasks[i] = task;

@@ -52,6 +52,8 @@ public final class Task implements SimThread {
     public boolean timedSleep;
     /** Its sleep timer expired in an interrupt on a busy CPU: its wakeup is due at the interrupt's end. */
     public boolean irqWake;
+    /** Its last wakeup came to an idle CPU from another one, by IPI: HardwareModel.ipiWakeNs (WakeIpi). */
+    public boolean ipiWake;
     /** The armed sleep's hrtimer: soft and hard expiry, and the CPU whose hrtimer base holds it (-1: none). */
     public long timerSoftNs;
     public long timerHardNs;

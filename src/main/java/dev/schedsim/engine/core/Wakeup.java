@@ -28,11 +28,12 @@ public final class Wakeup implements ThreadOps {
     private final Counters counters;
     private final long tickNs;
     private final Recorder recorder;
+    private final WakeIpi wakeIpi;
     private Lifecycle lifecycle;
 
     public Wakeup(SimClock clock, HrtimerBases hrtimers, SplittableRandom random, Cpu[] cpus, SelectTaskRq select,
                   SisCache sisCache, FairQueue fairQueue, Preemption preemption, Counters counters, long tickNs,
-                  Recorder recorder) {
+                  Recorder recorder, WakeIpi wakeIpi) {
         this.clock = clock;
         this.hrtimers = hrtimers;
         this.random = random;
@@ -44,6 +45,7 @@ public final class Wakeup implements ThreadOps {
         this.counters = counters;
         this.tickNs = tickNs;
         this.recorder = recorder;
+        this.wakeIpi = wakeIpi;
     }
 
     /** (cycle: a woken task whose program does not run goes back to sleep, blocks or exits) */
@@ -93,6 +95,7 @@ public final class Wakeup implements ThreadOps {
         p.setState(TaskState.RUNNABLE);
         p.wakeTime = clock.now;
         sisCache.woken(p); // SIS_CACHE
+        wakeIpi.ttwuQueueWakelist(p, wakerCpu, cpus[cpu]);
         updateAvgIdle(cpus[cpu]);
         fairQueue.enqueueTask(p, cpu, FairQueue.ENQUEUE_WAKEUP);
         preemption.checkPreemptWakeupFair(cpus[cpu], p);

@@ -30,7 +30,9 @@ package dev.schedsim.engine.spec;
  * a timed sleep 3.5 µs more; 0 by default, where {@code wakeKernelNs} covers both). {@code hrtimerIrqNs} is the
  * time a sleep timer's expiry, and the try_to_wake_up() it runs in hardirq context, take from the task running on
  * that CPU, which the kernel charges with it when IRQ_TIME_ACCOUNTING is off (0 by default; 11.8 µs measured on the
- * second host of the validation guest, not measured on the one validation-2c is calibrated on).
+ * second host of the validation guest, not measured on the one validation-2c is calibrated on). {@code ipiWakeNs}
+ * and {@code ipiDeliveryNs}: a wakeup onto another, idle CPU is sent by IPI (WakeIpi); the target starts leaving
+ * idle the second later, the woken task pays the first as CPU time (0 by default).
  *
  * <p>{@code idleExitCpuShare}: the share of an idle state's exit latency that the task it wakes pays again as
  * CPU time, its wake path running cold (0 by default: the exit is hardware time before anything runs; about 1 on
@@ -60,6 +62,8 @@ public record HardwareModel(
         long wakeKernelNs,
         long hrtimerSleepNs,
         long hrtimerIrqNs,
+        long ipiWakeNs,
+        long ipiDeliveryNs,
         double idleExitCpuShare,
         MachineNoise noise) {
 
@@ -91,7 +95,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000, 0, 0, 0, MachineNoise.defaults());
+                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000, 0, 0, 0, 0, 0, MachineNoise.defaults());
     }
 
     public HardwareModel {
@@ -134,7 +138,8 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, ns, hrtimerSleepNs, hrtimerIrqNs, idleExitCpuShare, noise);
+                casBaseNs, casPerContenderNs,
+                ns, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, noise);
     }
 
     /** The same model with another extra kernel time of a timed sleep. */
@@ -142,7 +147,8 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, ns, hrtimerIrqNs, idleExitCpuShare, noise);
+                casBaseNs, casPerContenderNs,
+                wakeKernelNs, ns, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, noise);
     }
 
     /** The same model with another time a sleep timer's expiry takes from the task it interrupts. */
@@ -150,7 +156,17 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, ns, idleExitCpuShare, noise);
+                casBaseNs, casPerContenderNs,
+                wakeKernelNs, hrtimerSleepNs, ns, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, noise);
+    }
+
+    /** The same model with another cost of a wakeup's IPI to an idle CPU: its CPU time, and its delivery. */
+    public HardwareModel withWakeIpi(long wakeNs, long deliveryNs) {
+        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
+                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
+                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
+                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, wakeNs, deliveryNs,
+                idleExitCpuShare, noise);
     }
 
     /** The same model with other idle-state exit latencies and deep-state residency. */
@@ -158,7 +174,7 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowNs, deepNs, deepResidencyNs, coreIdleWatts,
                 deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs, updateCurrNs, bandwidthHookNs,
                 idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs, casBaseNs, casPerContenderNs,
-                wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, idleExitCpuShare, noise);
+                wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, noise);
     }
 
     /** The same model where a task woken out of an idle state pays this share of the exit again as CPU time. */
@@ -166,7 +182,8 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, share, noise);
+                casBaseNs, casPerContenderNs,
+                wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, share, noise);
     }
 
     /** The same model with another machine activity ({@link MachineNoise#NONE}: none). */
@@ -174,7 +191,8 @@ public record HardwareModel(
         return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                 deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                 updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, idleExitCpuShare, n);
+                casBaseNs, casPerContenderNs,
+                wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, n);
     }
 
     /** T(k) for k busy threads (k ≥ 1). */

@@ -76,7 +76,12 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
      * @param serviceUs server work per request
      * @param thinkUs   client work between requests
      */
-    public record RequestResponse(int pairs, long serviceUs, long thinkUs) implements Kind {
+    public record RequestResponse(int pairs, long serviceUs, long thinkUs, int[] serverCpus) implements Kind {
+        /** Pairs whose servers run wherever the workload's affinity lets them, with their clients. */
+        public RequestResponse(int pairs, long serviceUs, long thinkUs) {
+            this(pairs, serviceUs, thinkUs, null);
+        }
+
         @Override
         public WorkloadType type() {
             return WorkloadType.REQUEST_RESPONSE;

@@ -1,0 +1,30 @@
+package dev.schedsim.engine.core;
+
+/**
+ * A wakeup onto another CPU that is idle (try_to_wake_up() → ttwu_queue_wakelist(), kernel/sched/core.c): the
+ * waker queues the task on the target's wake list and sends it an IPI, since an idle CPU that does not poll — the
+ * validation guest's haltpoll idle with guest_halt_poll_ns=0 halts the vCPU — learns of it only from the interrupt;
+ * the target runs sched_ttwu_pending() when it arrives. The target starts leaving its idle state
+ * {@link dev.schedsim.engine.spec.HardwareModel}'s {@code ipiDeliveryNs} after the wakeup (on a virtual machine the
+ * host wakes the halted vCPU), and the woken task pays {@code ipiWakeNs} of CPU when it switches in (the send and
+ * the target's side: on a virtual machine exits to the host; a pair waking each other across the CPUs measures
+ * their sum, charged here to the woken task). Both 0 by default: the idle exit alone.
+ */
+final class WakeIpi {
+    private final long deliveryNs;
+
+    WakeIpi(long deliveryNs) {
+        this.deliveryNs = deliveryNs;
+    }
+
+    /** A wakeup from {@code wakerCpu} has put p on {@code target}: an IPI if target is another, idle CPU. */
+    void ttwuQueueWakelist(Task p, int wakerCpu, Cpu target) {
+        p.ipiWake = false;
+        if (target.id == wakerCpu || target.busy || target.curr != null) {
+            return;
+        }
+        p.ipiWake = true;
+        // (a second wakeup before the target left idle finds its IPI pending)
+        target.ipiDelayNs = Math.max(target.ipiDelayNs, deliveryNs);
+    }
+}
