@@ -135,64 +135,114 @@ public record HardwareModel(
 
     /** The same model with another kernel time per sleep/wakeup. */
     public HardwareModel withWakeKernelNs(long ns) {
-        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
-                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
-                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs,
-                ns, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, noise);
+        return with(c -> c.wakeKernelNs = ns);
     }
 
     /** The same model with another extra kernel time of a timed sleep. */
     public HardwareModel withHrtimerSleepNs(long ns) {
-        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
-                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
-                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs,
-                wakeKernelNs, ns, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, noise);
+        return with(c -> c.hrtimerSleepNs = ns);
     }
 
     /** The same model with another time a sleep timer's expiry takes from the task it interrupts. */
     public HardwareModel withHrtimerIrqNs(long ns) {
-        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
-                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
-                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs,
-                wakeKernelNs, hrtimerSleepNs, ns, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, noise);
+        return with(c -> c.hrtimerIrqNs = ns);
     }
 
     /** The same model with another cost of a wakeup's IPI to an idle CPU: its CPU time, and its delivery. */
     public HardwareModel withWakeIpi(long wakeNs, long deliveryNs) {
-        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
-                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
-                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, wakeNs, deliveryNs,
-                idleExitCpuShare, noise);
+        return with(c -> {
+            c.ipiWakeNs = wakeNs;
+            c.ipiDeliveryNs = deliveryNs;
+        });
     }
 
     /** The same model with other idle-state exit latencies and deep-state residency. */
     public HardwareModel withIdleExit(long shallowNs, long deepNs, long deepResidencyNs) {
-        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowNs, deepNs, deepResidencyNs, coreIdleWatts,
-                deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs, updateCurrNs, bandwidthHookNs,
-                idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs, casBaseNs, casPerContenderNs,
-                wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, noise);
+        return with(c -> {
+            c.shallowIdleExitNs = shallowNs;
+            c.deepIdleExitNs = deepNs;
+            c.deepIdleResidencyNs = deepResidencyNs;
+        });
     }
 
     /** The same model where a task woken out of an idle state pays this share of the exit again as CPU time. */
     public HardwareModel withIdleExitCpuShare(double share) {
-        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
-                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
-                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs,
-                wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, share, noise);
+        return with(c -> c.idleExitCpuShare = share);
     }
 
     /** The same model with another machine activity ({@link MachineNoise#NONE}: none). */
     public HardwareModel withNoise(MachineNoise n) {
-        return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
-                deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
-                updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                casBaseNs, casPerContenderNs,
-                wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs, ipiDeliveryNs, idleExitCpuShare, n);
+        return with(c -> c.noise = n);
+    }
+
+    /** A copy of this model with some components changed. */
+    private HardwareModel with(java.util.function.Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
+        return c.build();
+    }
+
+    /** A model's components, to change one or a few of them (the withers above). */
+    private static final class Copy {
+        private final double[] smtThroughput;
+        private final long[] cacheRefillNsPerKb;
+        private long shallowIdleExitNs;
+        private long deepIdleExitNs;
+        private long deepIdleResidencyNs;
+        private final double coreIdleWatts;
+        private final double deepIdleWatts;
+        private final double coreBusyWatts;
+        private final double smtThreadWatts;
+        private final long contextSwitchNs;
+        private final long updateCurrNs;
+        private final long bandwidthHookNs;
+        private final long idleScanPerCpuNs;
+        private final long balancePerCpuNs;
+        private final long blockedAveragesPerCfsRqNs;
+        private final long casBaseNs;
+        private final long casPerContenderNs;
+        private long wakeKernelNs;
+        private long hrtimerSleepNs;
+        private long hrtimerIrqNs;
+        private long ipiWakeNs;
+        private long ipiDeliveryNs;
+        private double idleExitCpuShare;
+        private MachineNoise noise;
+
+        Copy(HardwareModel h) {
+            smtThroughput = h.smtThroughput;
+            cacheRefillNsPerKb = h.cacheRefillNsPerKb;
+            shallowIdleExitNs = h.shallowIdleExitNs;
+            deepIdleExitNs = h.deepIdleExitNs;
+            deepIdleResidencyNs = h.deepIdleResidencyNs;
+            coreIdleWatts = h.coreIdleWatts;
+            deepIdleWatts = h.deepIdleWatts;
+            coreBusyWatts = h.coreBusyWatts;
+            smtThreadWatts = h.smtThreadWatts;
+            contextSwitchNs = h.contextSwitchNs;
+            updateCurrNs = h.updateCurrNs;
+            bandwidthHookNs = h.bandwidthHookNs;
+            idleScanPerCpuNs = h.idleScanPerCpuNs;
+            balancePerCpuNs = h.balancePerCpuNs;
+            blockedAveragesPerCfsRqNs = h.blockedAveragesPerCfsRqNs;
+            casBaseNs = h.casBaseNs;
+            casPerContenderNs = h.casPerContenderNs;
+            wakeKernelNs = h.wakeKernelNs;
+            hrtimerSleepNs = h.hrtimerSleepNs;
+            hrtimerIrqNs = h.hrtimerIrqNs;
+            ipiWakeNs = h.ipiWakeNs;
+            ipiDeliveryNs = h.ipiDeliveryNs;
+            idleExitCpuShare = h.idleExitCpuShare;
+            noise = h.noise;
+        }
+
+        HardwareModel build() {
+            return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
+                    deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
+                    updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
+                    casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs,
+                    ipiDeliveryNs, idleExitCpuShare, noise);
+        }
     }
 
     /** T(k) for k busy threads (k ≥ 1). */

@@ -75,6 +75,8 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
      * @param pairs     client/server pairs
      * @param serviceUs server work per request
      * @param thinkUs   client work between requests
+     * @param serverCpus the servers' affinity apart from their clients' (null: the workload's), as latbench's
+     *                   {@code peer=} pins them: every wakeup then crosses between the CPUs (engine only)
      */
     public record RequestResponse(int pairs, long serviceUs, long thinkUs, int[] serverCpus) implements Kind {
         /** Pairs whose servers run wherever the workload's affinity lets them, with their clients. */
