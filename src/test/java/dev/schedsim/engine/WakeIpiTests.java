@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
 class WakeIpiTests {
     static final long NS = 5_000;
 
-    /** A request-response pair, 10 µs a side, on the quiet validation-2c for 1 s: [wall µs, CPU µs a transaction, p50]. */
+    /**
+     * A request-response pair, 10 µs a side, on the quiet validation-2c for 1 s: [wall and CPU µs a transaction,
+     * wakeup latency p50 µs].
+     */
     private static double[] pair(long wakeNs, long deliveryNs, boolean across) {
         TopologySpec t = Specs.preset("validation-2c");
         HardwareModel hw = t.hardware().withWakeIpi(wakeNs, deliveryNs);
