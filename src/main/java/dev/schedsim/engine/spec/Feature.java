@@ -1,8 +1,8 @@
 package dev.schedsim.engine.spec;
 
 /**
- * The switchable kernel mechanisms (features.md). Each switches a <em>behaviour</em> of the model the way
- * the named patch does; none scales a result.
+ * The switchable kernel mechanisms (their releases: KernelProfiles and GET /api/v1/kernel-profiles). Each switches
+ * a <em>behaviour</em> of the model the way the named patch does; none scales a result.
  */
 public enum Feature {
     /** EEVDF pick and placement (v6.6, "sched/fair: Implement an EEVDF-like scheduling policy"); off = CFS. */
@@ -60,7 +60,7 @@ public enum Feature {
      */
     VCPU_PACK;
 
-    /** Parses a feature name exactly as written in features.md; null when unknown. */
+    /** Parses a feature name exactly as the API and the kernel profiles write it; null when unknown. */
     public static Feature byName(String name) {
         for (Feature f : values()) {
             if (f.name().equals(name)) {
