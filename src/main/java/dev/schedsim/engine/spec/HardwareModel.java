@@ -24,9 +24,10 @@ package dev.schedsim.engine.spec;
  * (MC 7/49/398 µs, NUMA 10/45/158 µs on ThunderX2). {@code wakeKernelNs} is the kernel
  * time a task spends around each sleep and wakeup beyond the context switch (system call entry and exit, the
  * wait queue, the wakeup path): CPU time of the task that does no work of its own. {@code hrtimerSleepNs} is what a
- * timed sleep (clock_nanosleep(), a usleep()) costs its task beyond that: hrtimer_start_range_ns() programming the
- * clock-event device and the expiry's interrupt path; on a virtual machine each is an exit to the host, so a timed
- * sleep can cost many times a wait-queue sleep (validation-2c: a pipe's sleep and wakeup about the 2 µs switch alone,
+ * timed sleep (clock_nanosleep(), a usleep()) costs its own task beyond that: hrtimer_start_range_ns() programming
+ * the clock-event device and its own way back (the expiry's interrupt is the time of whatever runs where it fires:
+ * {@code hrtimerIrqNs}); on a virtual machine each is an exit to the host, so a timed sleep can cost many times a
+ * wait-queue sleep (validation-2c: a pipe's sleep and wakeup about the 2 µs switch alone,
  * a timed sleep 3.5 µs more; 0 by default, where {@code wakeKernelNs} covers both). {@code hrtimerIrqNs} is the
  * time a sleep timer's expiry, and the try_to_wake_up() it runs in hardirq context, take from the task running on
  * that CPU, which the kernel charges with it when IRQ_TIME_ACCOUNTING is off (0 by default; 11.8 µs measured on the

@@ -19,7 +19,8 @@ public final class TopologyPresets {
         // interrupts): the 2 µs context switch and nothing measurable besides (wakeKernelNs 0). A timed sleep costs
         // more: a thread that computes 100 µs and sleeps 900 µs is charged 106.6 µs a cycle when its wakeup preempts
         // a busy thread (the median of four cases), 1.1 µs of it interrupts (MachineNoise) and 2 µs the switch, so
-        // 3.5 µs the timer (hrtimerSleepNs: arming it and its interrupt, exits to the host). Out of idle a wakeup
+        // 3.5 µs the timer (hrtimerSleepNs: arming it, exits to the host; the expiry's interrupt was the busy
+        // thread's, hrtimerIrqNs, not measured on this host: 0). Out of idle a wakeup
         // reaches its program later and costs it about as much more CPU, the longer the idle: 1.5, 3.9, 8.0 and
         // 15.2 µs more CPU (0.7, 2.7, 7.6 and 14.7 µs later) after 0.2, 0.9, 3 and 10 ms; the two idle states are
         // the means of the points on either side of 2 ms: 2 µs and 11.5 µs.
