@@ -199,7 +199,7 @@ public final class Scheduler {
         }
         if (next.wakeTime >= 0) {
             // The kernel side of the sleep and the wakeup, in the task's own time, and a timed sleep's timer
-            // (hrtimer_start_range_ns() and the expiry: HardwareModel.hrtimerSleepNs); out of an idle state the CPU
+            // (hrtimer_start_range_ns() and the way back: HardwareModel.hrtimerSleepNs); out of an idle state the CPU
             // may run it cold, for a share of the exit's time (HardwareModel.idleExitCpuShare: on validation-2c
             // about as long again, measured), and a wakeup sent from another CPU by IPI costs its path (ipiWakeNs).
             execution.stall(cpu, wakeKernelNs + (next.timedSleep ? hrtimerSleepNs : 0)
@@ -207,6 +207,7 @@ public final class Scheduler {
             next.ipiWake = false;
         }
         cpu.idleExitNs = 0;
+        cpu.ipiDelayNs = 0; // (an IPI that came after the exit had started is spent: WakeIpi)
         if (cpu.curr != next) {
             recorder.switchIn(cpu.id, next, now);
         } else {
