@@ -63,12 +63,7 @@ class HostCostsTests {
                 v[n++] = x.asDouble();
             }
         }
-        if (n == 0) {
-            return Double.NaN;
-        }
-        double[] s = Arrays.copyOf(v, n);
-        Arrays.sort(s);
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        return n == 0 ? Double.NaN : LatencyValidationTests.median(Arrays.copyOf(v, n));
     }
 
     static Report run(Host h, List<WorkloadSpec> w, long seed) {

@@ -3,7 +3,6 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.List;
@@ -24,9 +23,7 @@ class HrtimerInterruptTests {
      */
     private static double[] run(long irqNs) {
         TopologySpec t = Specs.preset("validation-2c");
-        HardwareModel hw = t.hardware().withHrtimerIrqNs(irqNs);
-        TopologySpec topo = new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(),
-                t.coresPerLlc(), t.threadsPerCore(), t.llcCores(), hw);
+        TopologySpec topo = Specs.withHardware(t, t.hardware().withHrtimerIrqNs(irqNs));
         Report r = Specs.run(Specs.spec(topo, Specs.kernel("6.18"), List.of(),
                 List.of(WorkloadSpec.cpuBound("busy", "/", 1, 1_500_000).withCpus(new int[] {0}),
                         WorkloadSpec.periodic("sleeper", "/", 1, 50, 950).withCpus(new int[] {0})), 2_000_000), 1);

@@ -132,8 +132,7 @@ class LatencyValidationTests {
                 .withIdleExit(h.get("shallowIdleExitNs").asLong(), h.get("deepIdleExitNs").asLong(),
                         t.hardware().deepIdleResidencyNs())
                 .withIdleExitCpuShare(h.get("idleExitCpuShare").asDouble());
-        return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
-                t.threadsPerCore(), t.llcCores(), hw);
+        return Specs.withHardware(t, hw);
     }
 
     static EngineSpec spec(Case c) {
@@ -165,7 +164,7 @@ class LatencyValidationTests {
                 c.durationMs() * 1000);
     }
 
-    private static double median(double[] v) {
+    static double median(double[] v) {
         double[] s = v.clone();
         Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;

@@ -41,8 +41,13 @@ public final class Specs {
 
     /** The same machine without machine noise. */
     public static TopologySpec quiet(TopologySpec t) {
+        return withHardware(t, t.hardware().withNoise(MachineNoise.NONE));
+    }
+
+    /** The same shape with other hardware costs. */
+    public static TopologySpec withHardware(TopologySpec t, dev.schedsim.engine.spec.HardwareModel hw) {
         return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
-                t.threadsPerCore(), t.llcCores(), t.hardware().withNoise(MachineNoise.NONE));
+                t.threadsPerCore(), t.llcCores(), hw);
     }
 
     /**
@@ -55,8 +60,7 @@ public final class Specs {
                 d.smtThroughput(), new long[] {0, 0, 0, 0}, d.shallowIdleExitNs(), d.deepIdleExitNs(),
                 d.deepIdleResidencyNs(), d.coreIdleWatts(), d.deepIdleWatts(), d.coreBusyWatts(), d.smtThreadWatts(),
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, d.idleExitCpuShare(), MachineNoise.NONE);
-        return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
-                t.threadsPerCore(), t.llcCores(), hw);
+        return withHardware(t, hw);
     }
 
     public static EngineSpec spec(TopologySpec topo, KernelConfig k, List<CgroupSpec> cgroups, List<WorkloadSpec> w,

@@ -2,7 +2,6 @@ package dev.schedsim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.List;
@@ -22,9 +21,7 @@ class WakeIpiTests {
      */
     private static double[] pair(long wakeNs, long deliveryNs, boolean across) {
         TopologySpec t = Specs.preset("validation-2c");
-        HardwareModel hw = t.hardware().withWakeIpi(wakeNs, deliveryNs);
-        TopologySpec topo = new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(),
-                t.coresPerLlc(), t.threadsPerCore(), t.llcCores(), hw);
+        TopologySpec topo = Specs.withHardware(t, t.hardware().withWakeIpi(wakeNs, deliveryNs));
         WorkloadSpec w = WorkloadSpec.of("pp", "/", new WorkloadSpec.RequestResponse(1, 10, 10,
                 new int[] {across ? 1 : 0})).withCpus(new int[] {0});
         Report.WorkloadReport r = Specs.run(Specs.spec(topo, Specs.kernel("6.18"), List.of(), List.of(w), 1_000_000),
