@@ -19,7 +19,7 @@ usage: scripts/measure-latency.py [RUNS (3)] [CASE ... | machine]
 writes src/test/resources/validation/latency-cases.json, or the file ML_OUT names (all cases and the machine's own
 noise; with CASE names, only those cases are measured again and the rest kept from the file; with "machine", only
 the machine's noise; ML_MACHINE_PARTS=crossWake with "machine" measures only that part again in each of the
-file's machine runs)
+file's machine runs; ML_MACHINE_PARTS=hostStalls likewise for the host's stalls)
 """
 import json
 import os
@@ -62,6 +62,11 @@ CASES = {
     "throttled": ([("t", 1024, 30000, 100000)], [("periodic", 1, [1000, 1000], None, 0, "t")]),
     "throttled-busy": ([("t", 1024, 100000, 100000)],
                        [("periodic", 1, [100, 900], None, 0, "t"), ("busy", 2, [], None, 0, "t")]),
+    # periodic threads at 60-90 % of both CPUs (issue 32): where the phases of their cycles meet or settle
+    "four-1500": ([], [("periodic", 4, [1500, 3500], None, 0, None)]),
+    "six-800": ([], [("periodic", 6, [800, 2200], None, 0, None)]),
+    "five-2000": ([], [("periodic", 5, [2000, 4000], None, 0, None)]),
+    "six-1500": ([], [("periodic", 6, [1500, 3500], None, 0, None)]),
 }
 
 LINE = re.compile(r"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
@@ -334,6 +339,94 @@ def cross_wake():
     return out
 
 
+def steal_ms():
+    """Per CPU, the time its host ran something else while it had work (/proc/stat's steal, USER_HZ ticks), ms."""
+    out = {}
+    hz = os.sysconf("SC_CLK_TCK")
+    for line in open("/proc/stat"):
+        f = line.split()
+        if f[0].startswith("cpu") and f[0] != "cpu":
+            out[int(f[0][3:])] = int(f[8]) * 1000 / hz
+    return out
+
+
+def interrupt_counts():
+    """Per CPU, /proc/interrupts' counts by interrupt (name -> count)."""
+    lines = open("/proc/interrupts").read().splitlines()
+    ncpu = len(lines[0].split())
+    out = {c: {} for c in range(ncpu)}
+    for line in lines[1:]:
+        f = line.split()
+        if not f or not f[0].endswith(":"):
+            continue
+        name = f[0][:-1]
+        for c in range(ncpu):
+            if c + 1 < len(f) and f[c + 1].isdigit():
+                out[c][name] = int(f[c + 1])
+    return out
+
+
+def host_stalls():
+    """A computing thread pinned on each CPU at once for 10 s (src/test/c/irqgaps.c) under the trace: every gap of its
+    own time over 5 us, split by what the trace shows in it — a switch away from the thread (another thread of the
+    guest ran: "preempted") or none (an interrupt, or the host running something else in the vCPU's place) — with
+    /proc/interrupts' counts and /proc/stat's steal over the same seconds; then the idle machine's steal for 10 s."""
+    write(os.path.join(TRACING, "trace"), "")
+    irq_before, before, t0 = interrupt_counts(), steal_ms(), time.monotonic()
+    write(os.path.join(TRACING, "tracing_on"), 1)
+    procs = [subprocess.Popen([GAPS_BIN, str(cpu), "10", "1000", "5000"], stdout=subprocess.PIPE, text=True)
+             for cpu in range(os.cpu_count())]
+    pids = [p.pid for p in procs]
+    gaps = [json.loads(p.communicate()[0]) for p in procs]
+    write(os.path.join(TRACING, "tracing_on"), 0)
+    irq_after, after, t1 = interrupt_counts(), steal_ms(), time.monotonic()
+    trace_copy = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latency-trace.txt")
+    subprocess.run(["cp", os.path.join(TRACING, "trace"), trace_copy], check=True)
+    away = {pid: [] for pid in pids}  # pid -> [(switched out, back in)]
+    out_since = {}
+    with open(trace_copy, errors="replace") as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m or m.group(5) != "sched_switch":
+                continue
+            t, fields = float(m.group(4)), dict(FIELD.findall(m.group(6)))
+            prev, nxt = int(fields["prev_pid"]), int(fields["next_pid"])
+            if prev in away:
+                out_since[prev] = t
+            if nxt in away and nxt in out_since:
+                away[nxt].append((out_since.pop(nxt), t))
+    bounds = [5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, float("inf")]
+    per_cpu = []
+    for g, pid in zip(gaps, pids):
+        intervals = sorted(away[pid])
+        classes = {"preempted": [0] * len(bounds), "notSwitched": [0] * len(bounds)}
+        total = {"preempted": 0.0, "notSwitched": 0.0}
+        j = 0
+        for start_ns, len_ns in g.pop("long"):
+            a, b = start_ns / 1e9, (start_ns + len_ns) / 1e9
+            while j < len(intervals) and intervals[j][1] < a:
+                j += 1
+            switched = j < len(intervals) and intervals[j][0] <= b
+            cls = "preempted" if switched else "notSwitched"
+            us = len_ns / 1000
+            classes[cls][next(k for k, lim in enumerate(bounds) if us <= lim)] += 1
+            total[cls] += us
+        seconds = g["seconds"]
+        per_cpu.append({"cpu": g["cpu"], "seconds": seconds,
+                        "interruptsPerSec": {k: round((irq_after[g["cpu"]].get(k, 0) - v) / seconds, 1)
+                                             for k, v in irq_before[g["cpu"]].items()
+                                             if irq_after[g["cpu"]].get(k, 0) - v > 0},
+                        **{cls: {"pctOfTime": round(100 * total[cls] / 1e6 / seconds, 4),
+                                 "bins": [{"upToUs": -1 if lim == float("inf") else lim, "perSec": round(n / seconds, 2)}
+                                          for lim, n in zip(bounds, classes[cls])]}
+                           for cls in classes}})
+    time.sleep(10)
+    idle_after, t2 = steal_ms(), time.monotonic()
+    return {"busySeconds": round(t1 - t0, 3), "gaps": per_cpu,
+            "busyStealMs": {c: round(after[c] - before[c], 1) for c in after},
+            "idleSeconds": round(t2 - t1, 3), "idleStealMs": {c: round(idle_after[c] - after[c], 1) for c in after}}
+
+
 def machine_noise():
     """The machine's own activity seen by a computing thread: the time interrupts take from it on each CPU
     (src/test/c/irqgaps.c); how late a thread alone on a CPU gets back from sleeps of several lengths (the
@@ -399,7 +492,7 @@ def machine_noise():
     _, _, runs, _ = parse_trace(trace_copy, set())
     activity["traceRunUs"] = summary([(b - a) * 1e6 for _, a, b, _ in runs])
     return {"interrupts": gaps, "idleExit": idle, "busyWake": busy_wake, "pipeWake": pipe, "crossWake": cross_wake(),
-            "idleMachine": activity}
+            "idleMachine": activity, "hostStalls": host_stalls()}
 
 
 def main():
@@ -417,11 +510,12 @@ def main():
     noise_runs = doc.get("machineNoiseRuns", [noise] if noise else [])
     try:
         parts = [x for x in os.environ.get("ML_MACHINE_PARTS", "").split(",") if x]
-        if only == ["machine"] and parts == ["crossWake"] and noise_runs:
-            # measure this part again in each of the file's machine runs, keeping the rest of them
+        if only == ["machine"] and parts and noise_runs:
+            # measure these parts again in each of the file's machine runs, keeping the rest of them
             for run in noise_runs:
-                run["crossWake"] = cross_wake()
-                print("crossWake", json.dumps(run["crossWake"])[:300], file=sys.stderr)
+                for part in parts:
+                    run[part] = {"crossWake": cross_wake, "hostStalls": host_stalls}[part]()
+                    print(part, json.dumps(run[part])[:300], file=sys.stderr)
             noise = noise_runs[0]
         elif not only or only == ["machine"]:
             # the machine's figures vary from one measurement to the next (a guest: its host is busy or not), so it

@@ -11,6 +11,12 @@ src/test/resources/validation/cases-schedsim.json in the format of the shared ca
 group's statistics ("parentRuns") for cases with a limited parent.
 
 usage: scripts/measure-validation.py [RUNS]   (default 3 runs per case)
+       MV_SET=2026-12-02b scripts/measure-validation.py [RUNS] [CASE ...]
+MV_SET names a later data set (validation/bandwidth-cases-SET.json: the cases of SETS[SET], measured on the host of
+that day, with a "host" note and the model's "hardware" costs for it written by hand, both kept on a re-measure);
+with CASE names only those are measured again and the rest kept. A case's "clock" is "thread" when its runs last
+RUN_US of the thread's own CPU clock (latbench's clock=thread, as spin.c's loop: a system call per read, interrupts
+inside the run), else "work" (latbench's vDSO loop: RUN_US of its own work, interrupts on top).
 """
 import json
 import os
@@ -48,6 +54,30 @@ CASES = [
 ]
 
 
+# Later data sets: name -> [(name, quotaUs, periodUs, burstUs, threads, runUs, sleepUs, wallMs, parentQuotaUs,
+# clock)]. 2026-12-02b (issue 32; the third host the validation guest was seen on): demand near the quota and runs
+# longer than the quota, 10 s (100 periods) each.
+SETS = {
+    "2026-12-02b": [
+        # one thread, 1 ms of CPU then 4 ms of sleep against 20 % of a CPU: usage a hair from the quota
+        ("edge-1x1000", 20000, 100000, 0, 1, 1000, 4000, 10000, -1, "thread"),
+        ("edge-1x1000-work", 20000, 100000, 0, 1, 1000, 4000, 10000, -1, "work"),
+        # near-quota groups of low usage: 2, 4 and 8 threads asking about 90 % of their quota on average
+        ("nearq-2", 40000, 100000, 0, 2, 1800, 8200, 10000, -1, "work"),
+        ("nearq-2-thread", 40000, 100000, 0, 2, 1800, 8200, 10000, -1, "thread"),
+        ("nearq-4", 80000, 100000, 0, 4, 900, 4100, 10000, -1, "work"),
+        ("nearq-8", 100000, 100000, 0, 8, 500, 4500, 10000, -1, "work"),
+        ("nearq-8-thread", 100000, 100000, 0, 8, 500, 4500, 10000, -1, "thread"),
+        # a run longer than the quota: it spans 2-5 periods' quotas, periods 10-100 ms
+        ("span-3x50", 10000, 50000, 0, 1, 30000, 300000, 10000, -1, "work"),
+        ("span-4x10", 5000, 10000, 0, 1, 20000, 80000, 10000, -1, "work"),
+        ("span-2.5x100", 20000, 100000, 0, 1, 50000, 450000, 10000, -1, "work"),
+        ("span-5x20-2t", 4000, 20000, 0, 2, 10000, 100000, 10000, -1, "work"),
+        ("span-3x50-thread", 10000, 50000, 0, 1, 30000, 300000, 10000, -1, "thread"),
+    ],
+}
+
+
 def write(path, value):
     with open(path, "w") as f:
         f.write(str(value))
@@ -62,7 +92,8 @@ def stat(directory):
 
 
 def measure(case):
-    name, quota, period, burst, threads, run, sleep, wall, pquota = case
+    name, quota, period, burst, threads, run, sleep, wall, pquota = case[:9]
+    clock = case[9] if len(case) > 9 else "work"
     base = os.path.join(CG, "schedsim_measure_" + name)
     child = os.path.join(base, "child")
     for d in (child, base):
@@ -77,10 +108,14 @@ def measure(case):
     if burst:
         write(os.path.join(child, "cpu.cfs_burst_us"), burst)
     group = ("periodic,%d,%d,%d" % (threads, run, sleep)) if sleep else ("busy,%d" % threads)
+    if clock == "thread":
+        group += ",clock=thread"
     out = subprocess.run([LATBENCH, str(wall), group + ",cg=" + child], check=True, capture_output=True, text=True)
     usage_ms = 0.0
+    cycles = 0
     for line in out.stdout.splitlines():
         if line.startswith("{") and '"kind"' in line:
+            cycles += json.loads(line)["units"]
             sched = json.loads(line)["sched"]
             for row in sched.split("\n"):
                 if row.startswith("se.sum_exec_runtime"):
@@ -88,7 +123,7 @@ def measure(case):
     c, p = stat(child), stat(base)
     os.rmdir(child)
     os.rmdir(base)
-    return {"measured": {"usageUsec": round(usage_ms * 1000),
+    return {"measured": {"usageUsec": round(usage_ms * 1000), "cycles": cycles,
                          "child": {"nrPeriods": c["nr_periods"], "nrThrottled": c["nr_throttled"],
                                    "throttledUsec": c["throttled_time"] // 1000, "nrBursts": c.get("nr_bursts", 0),
                                    "burstUsec": c.get("burst_time", 0) // 1000},
@@ -98,22 +133,34 @@ def measure(case):
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    only = sys.argv[2:]
+    data_set = os.environ.get("MV_SET")
+    out = OUT if not data_set else os.path.join(ROOT, "src", "test", "resources", "validation",
+                                                 "bandwidth-cases-%s.json" % data_set)
     subprocess.run(["gcc", "-O2", "-pthread", "-o", LATBENCH, LATBENCH_SRC], check=True)
-    # the reasons written for figures the model misses stay with their case
-    before = {c["name"]: c for c in json.load(open(OUT))["cases"]} if os.path.exists(OUT) else {}
+    # the reasons written for figures the model misses stay with their case, and what a person wrote about the
+    # host stays with the file
+    doc_before = json.load(open(out)) if os.path.exists(out) else {"cases": []}
+    before = {c["name"]: c for c in doc_before["cases"]}
     cases = []
-    for case in CASES:
-        name, quota, period, burst, threads, run, sleep, wall, pquota = case
+    for case in (SETS[data_set] if data_set else CASES):
+        name, quota, period, burst, threads, run, sleep, wall, pquota = case[:9]
+        if only and name not in only:
+            if name in before:
+                cases.append(before[name])
+            continue
         child_runs, parent_runs = [], []
         for _ in range(runs):
             m = measure(case)["measured"]
-            child_runs.append({"usageUsec": m["usageUsec"], **m["child"]})
+            child_runs.append({"usageUsec": m["usageUsec"], **m["child"], "cycles": m["cycles"]})
             parent_runs.append(m["parent"])
             print(name, child_runs[-1], parent_runs[-1], file=sys.stderr)
         entry = {"name": name,
                  "spec": {"quotaUs": quota, "periodUs": period, "burstUs": burst, "threads": threads,
                           "runUs": run, "sleepUs": sleep, "wallMs": wall, "parentQuotaUs": pquota},
                  "runs": child_runs}
+        if len(case) > 9:
+            entry["spec"]["clock"] = case[9]
         if pquota != -1:
             entry["parentRuns"] = parent_runs
         if "knownDeviation" in before.get(name, {}):
@@ -122,13 +169,14 @@ def main():
     doc = {"machine": "%d vCPU, Linux %s, cgroup v1 cpu controller, bandwidth slice %s us" % (
                os.cpu_count(), platform.release(),
                open("/proc/sys/kernel/sched_cfs_bandwidth_slice_us").read().strip()),
+           **{k: doc_before[k] for k in ("host", "hardware") if k in doc_before},
            "howMeasured": "scripts/measure-validation.py (src/test/c/latbench.c, threads that compute without system "
-                          "calls), %d runs per case" % runs,
+                          "calls unless the case's clock is thread), %d runs per case" % runs,
            "cases": cases}
-    with open(OUT, "w") as f:
+    with open(out, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
-    print("wrote", OUT, file=sys.stderr)
+    print("wrote", out, file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,10 @@
  *                                  each side), then exits; receivers exit when all their messages arrived
  *   cpu=C pins the group's threads to CPU C, nice=N sets their nice value, cg=DIR moves them into the cgroup v1
  *   directory DIR (its tasks file); peer=C pins a pingpong group's servers to CPU C instead (its clients stay on
- *   cpu=), so that every wakeup crosses between the two CPUs.
+ *   cpu=), so that every wakeup crosses between the two CPUs; clock=thread makes a periodic group's runs last
+ *   RUN_US of the thread's own CPU clock, read with clock_gettime(CLOCK_THREAD_CPUTIME_ID) between short loops
+ *   as shared/validation/realkernel's spin.c does (a system call per read, each running update_curr(); the
+ *   interrupts that come during a run are part of the thread's CPU time and so of the run).
  *
  * Build: gcc -O2 -pthread -o latbench latbench.c
  */
@@ -46,6 +49,7 @@ struct thread {
     enum kind kind;
     long run_us, sleep_us;
     int cpu, nice;
+    int thread_clock;         /* periodic: runs measured on CLOCK_THREAD_CPUTIME_ID (clock=thread) */
     char cg[256];
     int in_fd, out_fd;        /* pingpong: read end, write end */
     int hb_fds[64], hb_nfds;  /* hackbench sender: the receivers' write ends */
@@ -86,6 +90,21 @@ static void burn(long us) {
             left -= step;
         }
         prev = now;
+    }
+}
+
+/*
+ * Runs us of this thread's own CPU clock, as spin.c does: the clock (a system call: task_sched_runtime() runs
+ * update_curr()) read between loops of 1000 increments, so whatever the kernel charges the thread meanwhile —
+ * the interrupts it takes, without IRQ_TIME_ACCOUNTING — counts toward the run.
+ */
+static void burn_thread_clock(long us) {
+    volatile unsigned long x = 0;
+    int64_t t0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+    while (now_ns(CLOCK_THREAD_CPUTIME_ID) - t0 < us * 1000 && !stop) {
+        for (int i = 0; i < 1000; i++) {
+            x++;
+        }
     }
 }
 
@@ -138,7 +157,11 @@ static void *body(void *arg) {
     switch (t->kind) {
     case PERIODIC:
         while (!stop) {
-            burn(t->run_us);
+            if (t->thread_clock) {
+                burn_thread_clock(t->run_us);
+            } else {
+                burn(t->run_us);
+            }
             struct timespec ts = {t->sleep_us / 1000000, (t->sleep_us % 1000000) * 1000};
             clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
             stamp(t);
@@ -216,7 +239,7 @@ static void parse(int group, char *spec) {
     for (char *p = strtok(spec, ","); p && n < 16; p = strtok(NULL, ",")) {
         f[n++] = p;
     }
-    int cpu = -1, nice = 0, peer = -1;
+    int cpu = -1, nice = 0, peer = -1, thread_clock = 0;
     char cg[256] = "";
     int positional = n;
     for (int i = 0; i < n; i++) {
@@ -226,6 +249,8 @@ static void parse(int group, char *spec) {
             peer = atoi(f[i] + 5);
         } else if (!strncmp(f[i], "nice=", 5)) {
             nice = atoi(f[i] + 5);
+        } else if (!strcmp(f[i], "clock=thread")) {
+            thread_clock = 1;
         } else if (!strncmp(f[i], "cg=", 3)) {
             snprintf(cg, sizeof cg, "%s", f[i] + 3);
         } else {
@@ -295,6 +320,7 @@ static void parse(int group, char *spec) {
     for (int i = first; i < nthreads; i++) {
         threads[i].cpu = peer >= 0 && threads[i].kind == PP_SERVER ? peer : cpu;
         threads[i].nice = nice;
+        threads[i].thread_clock = thread_clock;
         snprintf(threads[i].cg, sizeof threads[i].cg, "%s", cg);
     }
 }
