@@ -45,8 +45,20 @@ public final class Cpu {
     /** When this CPU's next tick is due. */
     public long nextTick;
 
-    // --- fair.UpdateCurr: update_curr()'s clock for curr (exec_start) ---
+    // --- fair.UpdateCurr: update_curr()'s clock for curr (exec_start, on the task clock below) ---
     public long execClock;
+
+    // --- core.HostStalls: the vCPU preempted by its host ---
+    /** The end of the host's preemption in progress, 0 when none; a schedule() asked meanwhile waits for it. */
+    public long stolenUntil;
+    public boolean reschedAfterStall;
+
+    // --- core.RqClock: rq->clock_task (update_rq_clock_task()) ---
+    /** rq->clock_task, and the wall time it was last brought up to (rq->clock). */
+    public long clockTask;
+    public long clockWall;
+    /** Interrupt time (IRQ_TIME_ACCOUNTING) and steal time not yet taken out of clock_task, ns. */
+    public long nonTaskPending;
 
     // --- machine.Execution: work accounting of curr, and the scheduler work it has not absorbed ---
     /** Since when curr's work was last settled, and at which rate (1024 = full single-thread speed). */

@@ -66,6 +66,20 @@ public final class HrtimerBases {
     }
 
     /**
+     * The vCPU of {@code cpu} does not run until {@code until} (HostStalls): the sleep timers of its base that would
+     * fire before then fire then.
+     */
+    void deferExpiries(int cpu, long until) {
+        Task[] b = base[cpu];
+        for (int i = 0, n = size[cpu]; i < n; i++) {
+            int slot = timers.task(b[i].id);
+            if (timers.queue.armed(slot) && timers.queue.when(slot) < until) {
+                timers.queue.arm(slot, until, Timers.PRIO_TASK);
+            }
+        }
+    }
+
+    /**
      * __hrtimer_run_queues() on {@code cpu} after one of its hrtimers fired: the next sleep timer whose soft expiry
      * has passed, earliest hard expiry first, or null when the first one left has not reached its soft expiry.
      * The caller expires it (cancel(), then the wakeup) and asks again.

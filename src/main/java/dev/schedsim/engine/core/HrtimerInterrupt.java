@@ -45,7 +45,7 @@ final class HrtimerInterrupt {
         hrtimers.cancel(p);
         long end = Math.max(clock.now, irqEnd[cpu]) + irqNs;
         irqEnd[cpu] = end;
-        execution.stall(cpus[cpu], irqNs);
+        execution.interrupt(cpus[cpu], irqNs);
         p.irqWake = true;
         timers.queue.arm(timers.task(p.id), end, Timers.PRIO_TASK);
         return false;

@@ -74,7 +74,7 @@ public final class Lifecycle {
             return;
         }
         execution.updateWork(cpu);
-        if (!Execution.segmentOver(p, clock.now)) {
+        if (!execution.segmentOver(cpu, p)) {
             // Overhead charged since the segment end was armed delayed it. The program is still computing in user
             // space: the kernel runs no update_curr() here, so neither does the model (one here would end a slice
             // or find a quota gone at a moment the kernel does not look, and park the task mid-run).
@@ -84,7 +84,7 @@ public final class Lifecycle {
         Action a = p.workload.next(p);
         if (a == Action.RUN) {
             // The next segment follows in user space, without entering the kernel.
-            execution.startSpin(cpu, p);
+            execution.startRun(cpu, p, false);
             execution.armRunEnd(cpu);
             return;
         }

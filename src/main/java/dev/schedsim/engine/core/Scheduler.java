@@ -33,6 +33,7 @@ public final class Scheduler {
     private final Topology topo;
     private final SchedDomainShared shared;
     private final Resched resched;
+    private final HostStalls hostStalls;
     private final RunQueues rqs;
     private final ContextSwitch contextSwitch;
     private final Counters counters;
@@ -40,6 +41,7 @@ public final class Scheduler {
     private final FairPick fairPick;
     private final Throttle throttle;
     private final Execution execution;
+    private final RqClock rqClock;
     private final CacheModel cache;
     private final Smt smt;
     private final IdleStates idleStates;
@@ -61,13 +63,15 @@ public final class Scheduler {
     }
 
     /** The machine and PELT under __schedule(). */
-    public record Machine(Topology topo, SchedDomainShared shared, Execution execution, CacheModel cache, Smt smt,
-                          IdleStates idleStates, LoadTracking pelt, Recorder recorder, MachineActivity activity) {
+    public record Machine(Topology topo, SchedDomainShared shared, Execution execution, RqClock rqClock,
+                          CacheModel cache, Smt smt, IdleStates idleStates, LoadTracking pelt, Recorder recorder,
+                          MachineActivity activity) {
     }
 
-    public Scheduler(KernelConfig kernel, HardwareModel hw, SimClock clock, Timers timers, Resched resched,
-                     Paths paths, Machine machine) {
+    Scheduler(KernelConfig kernel, HardwareModel hw, SimClock clock, Timers timers, Resched resched,
+              HostStalls hostStalls, Paths paths, Machine machine) {
         this.clock = clock;
+        this.hostStalls = hostStalls;
         this.timers = timers;
         this.queue = timers.queue;
         this.resched = resched;
@@ -81,6 +85,7 @@ public final class Scheduler {
         this.topo = machine.topo();
         this.shared = machine.shared();
         this.execution = machine.execution();
+        this.rqClock = machine.rqClock();
         this.cache = machine.cache();
         this.smt = machine.smt();
         this.idleStates = machine.idleStates();
@@ -100,7 +105,9 @@ public final class Scheduler {
     void scheduleMarked() {
         Cpu cpu;
         while ((cpu = resched.poll()) != null) {
-            schedule(cpu);
+            if (!hostStalls.stalled(cpu)) {
+                schedule(cpu);
+            }
         }
     }
 
@@ -164,18 +171,20 @@ public final class Scheduler {
 
     /** Leaving idle costs the idle state's exit latency before anything runs: true while it has to wait. */
     private boolean waitIdleExit(Cpu cpu) {
+        int slot = timers.idleExit(cpu.id);
+        if (queue.armed(slot)) {
+            cpu.ipiDelayNs = 0;
+            return true;
+        }
         long exit = idleStates.exitLatency(cpu);
-        // (the exit starts when the wakeup's IPI arrives: WakeIpi)
-        long lat = exit + cpu.ipiDelayNs;
+        // (the exit starts when the wakeup's IPI arrives: WakeIpi; a halted vCPU may wait for its host first)
+        long lat = exit + cpu.ipiDelayNs + activity.wakeDelayNs();
         cpu.ipiDelayNs = 0;
         if (lat <= 0) {
             return false;
         }
-        int slot = timers.idleExit(cpu.id);
-        if (!queue.armed(slot)) {
-            queue.arm(slot, clock.now + lat, Timers.PRIO_IDLE_EXIT);
-            cpu.idleExitNs = exit;
-        }
+        queue.arm(slot, clock.now + lat, Timers.PRIO_IDLE_EXIT);
+        cpu.idleExitNs = exit;
         return true;
     }
 
@@ -219,7 +228,7 @@ public final class Scheduler {
         }
         rqs.setCurr(cpu, next);
         next.setState(TaskState.RUNNING);
-        cpu.execClock = now; // set_next_entity(): se->exec_start
+        cpu.execClock = rqClock.clockTask(cpu); // set_next_entity(): se->exec_start = rq_clock_task()
         cpu.workSince = now;
         if (switched) {
             // The switch itself, then the cache refill the new task pays here.
@@ -230,8 +239,9 @@ public final class Scheduler {
             next.workload.recordLatency(Math.max(0, now - next.wakeTime));
             next.wakeTime = -1;
         }
-        execution.startSpin(cpu, next);
+        execution.startRun(cpu, next, true);
         execution.armRunEnd(cpu);
+        updateCurr.armClockRead(cpu);
         if (wasIdle) {
             activity.cpuBusy(cpu);
         }

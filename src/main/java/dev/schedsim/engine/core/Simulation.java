@@ -88,6 +88,7 @@ public final class Simulation {
     private final Lifecycle lifecycle;
     private final Tick tick;
     private final MachineActivity activity;
+    private final HostStalls hostStalls;
     private long events;
 
     public Simulation(EngineSpec spec, long seed, long eventBudget, RunControl control) {
@@ -115,7 +116,8 @@ public final class Simulation {
         Resched resched = new Resched(cpus);
 
         // The machine, the shared domain state and the run queues' bookkeeping.
-        this.execution = new Execution(clock, timers);
+        RqClock rqClock = new RqClock(clock);
+        this.execution = new Execution(kernel, clock, timers, rqClock);
         MachineActivity activity = new MachineActivity(hw.noise(), seed, timers, execution);
         this.power = new Power(clock, hw, topo.coreCount());
         this.smt = new Smt(cpus, topo, hw, execution, power);
@@ -129,7 +131,8 @@ public final class Simulation {
         BandwidthHooks hooks = new BandwidthHooks(kernel, hw, execution);
         this.pool = new BandwidthPool(kernel, clock, timers, rnd, hooks, cpus, recorder);
         this.throttle = new Throttle(kernel, clock, pool, hooks, cpus, resched, pelt, recorder);
-        this.updateCurr = new UpdateCurr(kernel, hw, clock, execution, hooks, throttle, recorder, resched);
+        this.updateCurr = new UpdateCurr(kernel, hw, clock, timers, rqClock, execution, hooks, throttle, recorder,
+                resched);
         GroupShares shares = new GroupShares(kernel);
         SisCache sisCache = new SisCache(kernel, clock);
         FairQueue fairQueue = new FairQueue(kernel, tunables, clock, rqs, pelt, hooks, throttle, pool, shares,
@@ -150,11 +153,13 @@ public final class Simulation {
                 seed);
 
         // The core paths.
-        this.scheduler = new Scheduler(kernel, hw, clock, timers, resched,
-                new Scheduler.Paths(rqs, contextSwitch, counters, updateCurr, fairPick, throttle, balance.newidle()),
-                new Scheduler.Machine(topo, shared, execution, cache, smt, new IdleStates(clock, hw), pelt,
-                        recorder, activity));
         this.hrtimers = new HrtimerBases(clock, timers, ncpu);
+        this.hostStalls = new HostStalls(clock, timers, execution, rqClock, hrtimers, activity, resched);
+        this.scheduler = new Scheduler(kernel, hw, clock, timers, resched, hostStalls,
+                new Scheduler.Paths(rqs, contextSwitch, counters, updateCurr, fairPick, throttle, balance.newidle()),
+                new Scheduler.Machine(topo, shared, execution, rqClock, cache, smt, new IdleStates(clock, hw), pelt,
+                        recorder, activity));
+
         this.hrtimerInterrupt = new HrtimerInterrupt(clock, timers, hrtimers, execution, cpus, hw.hrtimerIrqNs());
         this.wakeup = new Wakeup(clock, hrtimers, rnd, cpus, select, sisCache, fairQueue, preemption, counters,
                 kernel.tickNs(), recorder, new WakeIpi(hw.ipiDeliveryNs()));
@@ -162,7 +167,7 @@ public final class Simulation {
                 contextSwitch, resched, activity);
         this.activity = activity;
         wakeup.wire(lifecycle);
-        this.tick = new Tick(kernel, timers, updateCurr, shares, preemption, pelt, balance.periodic());
+        this.tick = new Tick(kernel, clock, timers, updateCurr, shares, preemption, pelt, balance.periodic());
         this.workloads = workloads(spec, tunables, ncpu, hw.noise(), activity);
     }
 
@@ -353,8 +358,12 @@ public final class Simulation {
             } else {
                 pool.doSchedCfsSlackTimer(groups[g].bw);
             }
-        } else if (slot < timers.stop()) {
+        } else if (slot < timers.clockReadBase) {
             activity.irq(cpus[slot - timers.irqBase], clock.now);
+        } else if (slot < timers.hostStallBase) {
+            updateCurr.clockRead(cpus[slot - timers.clockReadBase]);
+        } else if (slot < timers.stop()) {
+            hostStalls.fire(cpus[slot - timers.hostStallBase]);
         } else {
             lifecycle.stopAll();
         }

@@ -44,6 +44,13 @@ public final class Task implements SimThread {
     public long spinNs;
     /** The wall time the current spin ends, or -1 before the task has started running it. */
     public long spinUntil = -1;
+    /**
+     * The current run lasts {@code clockRunNs} of the task's own CPU clock (RunClock.THREAD_CPU), whatever of it is
+     * work: it ends when {@link #cpuNs} reaches {@code clockRunUntil} (-1 until the task first runs it).
+     */
+    public boolean clockRun;
+    public long clockRunNs;
+    public long clockRunUntil = -1;
     /** The length of the sleep its program asked for. */
     public long sleepNs;
     /** The slack of the sleep asked for last (part of {@link #sleepNs}). */
@@ -136,6 +143,9 @@ public final class Task implements SimThread {
         remainingWork = ns;
         infinite = false;
         spinNs = 0;
+        clockRun = workload.threadClock;
+        clockRunNs = ns;
+        clockRunUntil = -1;
         return Action.RUN;
     }
 
@@ -143,6 +153,7 @@ public final class Task implements SimThread {
     public Action runForever() {
         remainingWork = Long.MAX_VALUE / 4;
         infinite = true;
+        clockRun = false;
         return Action.RUN;
     }
 
@@ -152,6 +163,7 @@ public final class Task implements SimThread {
         infinite = false;
         spinNs = ns;
         spinUntil = -1;
+        clockRun = false;
         return Action.RUN;
     }
 

@@ -1,6 +1,7 @@
 package dev.schedsim.engine.core;
 
 import dev.schedsim.engine.balance.PeriodicBalance;
+import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
 import dev.schedsim.engine.fair.Entity;
 import dev.schedsim.engine.fair.GroupShares;
@@ -16,6 +17,7 @@ import dev.schedsim.engine.spec.KernelConfig;
  * it is busy (NO_HZ_IDLE stops it on an idle CPU).
  */
 public final class Tick {
+    private final SimClock clock;
     private final Timers timers;
     private final UpdateCurr updateCurr;
     private final GroupShares shares;
@@ -25,8 +27,9 @@ public final class Tick {
     private final long tickNs;
     private final boolean eevdf; // EEVDF
 
-    public Tick(KernelConfig kernel, Timers timers, UpdateCurr updateCurr, GroupShares shares,
+    public Tick(KernelConfig kernel, SimClock clock, Timers timers, UpdateCurr updateCurr, GroupShares shares,
                 Preemption preemption, LoadTracking pelt, PeriodicBalance balance) {
+        this.clock = clock;
         this.timers = timers;
         this.updateCurr = updateCurr;
         this.shares = shares;
@@ -57,6 +60,10 @@ public final class Tick {
             pelt.updateLoadAvg(p);
         }
         cpu.nextTick += tickNs;
+        if (cpu.nextTick <= clock.now) {
+            // a tick the host made late (HostStalls): tick_sched_timer()'s hrtimer_forward() to the next period
+            cpu.nextTick = (clock.now / tickNs + 1) * tickNs;
+        }
         timers.queue.arm(timers.tick(cpu.id), cpu.nextTick, Timers.PRIO_TICK);
         // sched_balance_trigger(): the SCHED_SOFTIRQ runs right after the tick.
         balance.schedBalanceTrigger(cpu);

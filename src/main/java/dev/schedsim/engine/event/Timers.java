@@ -3,7 +3,9 @@ package dev.schedsim.engine.event;
 /**
  * (model) The timers of a run and their slots in the {@link EventQueue}: one tick and one run-segment end and
  * one idle-state exit per CPU, one timer per task (its sleep, or a delayed start), a period and a slack timer per
- * task group, one interrupt per CPU (machine noise), the stop of every thread and the end of the run. At equal times the priority orders them: the end
+ * task group, one interrupt per CPU (machine noise), one clock read per CPU (a thread-clock run's next update_curr()
+ * that matters), one host preemption per CPU (a virtual machine's steal), the stop of every thread and the end of
+ * the run. At equal times the priority orders them: the end
  * first, then timers in the order the kernel's hrtimer softirq/interrupt would most plausibly run them, the tick
  * last.
  */
@@ -33,6 +35,10 @@ public final class Timers {
     public final int groupBase;
     /** The first per-CPU interrupt slot (after the group timers). */
     public final int irqBase;
+    /** The first per-CPU slot of a thread-clock run's next update_curr() (after the interrupts). */
+    public final int clockReadBase;
+    /** The first per-CPU slot of the host's next preemption of the vCPU, or of its end (after the clock reads). */
+    public final int hostStallBase;
     private final int stopSlot;
     private final int endSlot;
     /** The queue of these timers (hot paths arm and cancel on it directly). */
@@ -45,7 +51,9 @@ public final class Timers {
         this.taskBase = 3 * cpus;
         this.groupBase = taskBase + tasks;
         this.irqBase = groupBase + 2 * groups;
-        this.stopSlot = irqBase + cpus;
+        this.clockReadBase = irqBase + cpus;
+        this.hostStallBase = clockReadBase + cpus;
+        this.stopSlot = hostStallBase + cpus;
         this.endSlot = stopSlot + 1;
         this.queue = new EventQueue(endSlot + 1);
     }
@@ -82,6 +90,19 @@ public final class Timers {
     /** The machine's next interrupt on a busy CPU. */
     public int irq(int cpu) {
         return irqBase + cpu;
+    }
+
+    /**
+     * The running thread-clock run's next clock read that matters: the update_curr() at which its quota runs out
+     * or its slice ends (UpdateCurr.armClockRead()).
+     */
+    public int clockRead(int cpu) {
+        return clockReadBase + cpu;
+    }
+
+    /** The host's next preemption of the busy vCPU, or the end of the one in progress (MachineNoise.HostStall). */
+    public int hostStall(int cpu) {
+        return hostStallBase + cpu;
     }
 
     /** Every thread exits (EngineSpec.stopUs): the slot just before the end's. */

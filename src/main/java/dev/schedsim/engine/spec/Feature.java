@@ -58,7 +58,14 @@ public enum Feature {
      * runnable task and its utilisation with the wakee under 70 % of capacity) before an idle one is looked for,
      * so that idle vCPUs stay halted. Off in every profile; docs/latency-validation.md.
      */
-    VCPU_PACK;
+    VCPU_PACK,
+    /**
+     * CONFIG_IRQ_TIME_ACCOUNTING, a build option rather than a patch: the time interrupts take is taken out of the
+     * CPU's task clock (update_rq_clock_task()), so the task they interrupt is not charged for it — neither its CPU
+     * time nor its group's quota; off, the interrupted task pays for it. Off in every profile, as on the validation
+     * machine (and Ubuntu's generic kernels); RHEL's kernels and Talos (since 2026) build it.
+     */
+    IRQ_TIME_ACCOUNTING;
 
     /** Parses a feature name exactly as the API and the kernel profiles write it; null when unknown. */
     public static Feature byName(String name) {

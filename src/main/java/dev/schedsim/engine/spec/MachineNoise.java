@@ -18,9 +18,12 @@ import java.util.List;
  * @param irqSigma         σ of the interrupt time's logarithm
  * @param timerJitterNs    mean lateness of a sleep's timer beyond its slack (exponential)
  * @param background       the background threads, by class
+ * @param hostStalls       a virtual machine's host preempting a busy vCPU, by class (none on bare metal)
+ * @param wakeDelay        a virtual machine's host making a halted vCPU wait when a timer or IPI wakes it (null:
+ *                         never)
  */
 public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, long timerJitterNs,
-                           List<Background> background) {
+                           List<Background> background, List<HostStall> hostStalls, WakeDelay wakeDelay) {
 
     /**
      * A class of background threads: {@code threads} threads on any CPU, waking {@code wakeupsPerSec} times a
@@ -35,6 +38,33 @@ public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, 
         }
     }
 
+    /**
+     * A class of host preemptions of a busy vCPU: {@code perSec} a second on each busy CPU (Poisson), each stopping
+     * it for a lognormal time. Nothing of the guest runs on that vCPU meanwhile — its task's work waits, its timers
+     * fire at the end — and the task is not charged for it: the time is steal, which PARAVIRT_TIME_ACCOUNTING takes
+     * out of the task clock (update_rq_clock_task()).
+     */
+    public record HostStall(String name, double perSec, long medianNs, double sigma) {
+        public HostStall {
+            if (!(perSec > 0) || medianNs <= 0 || sigma < 0) {
+                throw new IllegalArgumentException("host stall class " + name
+                        + " needs perSec > 0, medianNs > 0 and sigma >= 0");
+            }
+        }
+    }
+
+    /**
+     * A halted vCPU woken by a timer or an IPI waits {@code pct} % of the times for its host to run it, a lognormal
+     * time, beyond the idle state's exit.
+     */
+    public record WakeDelay(double pct, long medianNs, double sigma) {
+        public WakeDelay {
+            if (!(pct > 0) || pct > 100 || medianNs <= 0 || sigma < 0) {
+                throw new IllegalArgumentException("a wake delay needs 0 < pct <= 100, medianNs > 0, sigma >= 0");
+            }
+        }
+    }
+
     /** No machine activity at all: the simulated workloads alone on the machine. */
     public static final MachineNoise NONE = new MachineNoise(0, 0, 0, 0, List.of());
 
@@ -43,6 +73,13 @@ public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, 
             throw new IllegalArgumentException("machine noise values must be >= 0");
         }
         background = List.copyOf(background);
+        hostStalls = hostStalls == null ? List.of() : List.copyOf(hostStalls);
+    }
+
+    /** A machine's own activity without a host's (bare metal, or a host nobody measured). */
+    public MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, long timerJitterNs,
+                        List<Background> background) {
+        this(irqPerSec, irqMedianNs, irqSigma, timerJitterNs, background, List.of(), null);
     }
 
     /**
@@ -66,10 +103,5 @@ public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, 
      */
     public static MachineNoise defaults() {
         return new MachineNoise(300, 3_000, 0.45, 2_000, List.of(new Background("daemons", 4, 40, 20_000, 1.37)));
-    }
-
-    /** Whether anything is modelled. */
-    public boolean active() {
-        return irqPerSec > 0 || timerJitterNs > 0 || !background.isEmpty();
     }
 }

@@ -13,8 +13,15 @@ import java.util.List;
  * @param cpus             allowed CPUs (affinity), ascending; null = all
  * @param cacheFootprintKb the cache footprint of each thread (0 = the type's default)
  * @param kind             the type and its parameters
+ * @param runClock         what its run lengths measure: work (the default) or the thread's own CPU clock
  */
-public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int cacheFootprintKb, Kind kind) {
+public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int cacheFootprintKb, Kind kind,
+                           RunClock runClock) {
+
+    /** A workload whose runs are work. */
+    public WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int cacheFootprintKb, Kind kind) {
+        this(name, cgroup, nice, cpus, cacheFootprintKb, kind, RunClock.WORK);
+    }
 
     /** A workload type's parameters. */
     public sealed interface Kind permits CpuBound, Periodic, RequestResponse, Hackbench, Schbench, Trace,
@@ -256,6 +263,9 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
             throw new IllegalArgumentException("workload " + name + " needs a kind");
         }
         cpus = cpus == null ? null : cpus.clone();
+        if (runClock == null) {
+            runClock = RunClock.WORK;
+        }
     }
 
     @Override
@@ -279,17 +289,22 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
 
     /** The same workload with another nice value. */
     public WorkloadSpec withNice(int n) {
-        return new WorkloadSpec(name, cgroup, n, cpus, cacheFootprintKb, kind);
+        return new WorkloadSpec(name, cgroup, n, cpus, cacheFootprintKb, kind, runClock);
     }
 
     /** The same workload with an affinity (null = every CPU). */
     public WorkloadSpec withCpus(int[] allowed) {
-        return new WorkloadSpec(name, cgroup, nice, allowed, cacheFootprintKb, kind);
+        return new WorkloadSpec(name, cgroup, nice, allowed, cacheFootprintKb, kind, runClock);
     }
 
     /** The same workload with another cache footprint per thread (KiB; 0 = the type's default). */
     public WorkloadSpec withFootprintKb(int kb) {
-        return new WorkloadSpec(name, cgroup, nice, cpus, kb, kind);
+        return new WorkloadSpec(name, cgroup, nice, cpus, kb, kind, runClock);
+    }
+
+    /** The same workload with runs measured on another clock. */
+    public WorkloadSpec withRunClock(RunClock clock) {
+        return new WorkloadSpec(name, cgroup, nice, cpus, cacheFootprintKb, kind, clock);
     }
 
     /** A workload of nice 0 on every CPU with the type's default footprint. */

@@ -2,6 +2,7 @@ package dev.schedsim.engine.workload;
 
 import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.spec.MachineNoise;
+import dev.schedsim.engine.spec.RunClock;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import dev.schedsim.engine.stats.LatencyHistogram;
 import java.util.SplittableRandom;
@@ -27,6 +28,8 @@ public final class WorkloadRun {
     /** schbench -R: request latency as schbench prints it (completion − queued − CPU time), ns; else null. */
     private Histogram requestLatency;
     public final boolean finite;
+    /** Its runs last a span of each thread's own CPU clock (RunClock.THREAD_CPU), not an amount of work. */
+    public final boolean threadClock;
     /** spec.footprintKb(), read at every context switch. */
     public final int footprintKb;
     /** Threads that have not exited. */
@@ -52,6 +55,7 @@ public final class WorkloadRun {
         this.program = background != null ? new BackgroundProgram(this, background, random)
                 : Programs.of(this, spec.kind());
         this.finite = program.finite();
+        this.threadClock = spec.runClock() == RunClock.THREAD_CPU;
         if (spec.kind() instanceof WorkloadSpec.Schbench s && s.rps() > 0) {
             requestLatency = new Histogram(3);
         }
