@@ -127,7 +127,7 @@ public final class Scheduler {
                 contextSwitch.switchOut(cpu, prev, Recorder.PREEMPTED);
                 prev = null;
             } else {
-                throttledInPutPrev = fairPick.putPrevTaskFair(prev);
+                throttledInPutPrev = fairPick.putPrevBeforePick(prev);
             }
         } else if (!cpu.busy && !cpu.idleExitDone && cpu.root.nr > 0 && waitIdleExit(cpu)) {
             return;
@@ -152,6 +152,7 @@ public final class Scheduler {
         if (next == null) {
             if (prev != null) {
                 // (put back and nothing to pick: its group was throttled under it)
+                fairPick.clearCurr(prev);
                 contextSwitch.switchOut(cpu, prev, Recorder.PREEMPTED);
             }
             if (cpu.busy) {

@@ -75,6 +75,7 @@ public final class FairPick {
                 parkPicked(p);
                 continue;
             }
+            putPrevEntities(prev, p);
             setNextTaskFair(p, prev);
             if (taskThrottle && p.se.cfsRq.throttleCount > 0) { // TASK_BASED_THROTTLE
                 clearCurr(p);
@@ -84,6 +85,23 @@ public final class FairPick {
             return p;
         }
         throw new IllegalStateException("pick loop did not converge on CPU " + cpu.id);
+    }
+
+    /**
+     * pick_next_task_fair() picks with prev still curr of its levels (pick_task_fair(); 6.1's fast path too), so
+     * that pick_eevdf() weighs it as curr — its protected slice, and a tie of deadlines lost to the queued entity
+     * (entity_before() is strict) — and only then puts it: put_prev_entity() on the levels prev does not share with
+     * the task picked (set_next_entity() replaces it on the others).
+     */
+    private void putPrevEntities(Task prev, Task p) {
+        if (prev == null || prev == p) {
+            return;
+        }
+        for (Entity se = prev.se; se != null; se = se.parent) {
+            if (se.cfsRq.curr == se && !ranUnder(p, se)) {
+                se.cfsRq.setCurr(null);
+            }
+        }
     }
 
     /** A task picked in a throttled hierarchy runs only to its return to user, where it is parked. */
@@ -142,6 +160,18 @@ public final class FairPick {
      * (check_cfs_rq_runtime()). Returns whether a cfs_rq of the task was throttled here.
      */
     public boolean putPrevTaskFair(Task prev) {
+        boolean throttled = putPrevBeforePick(prev);
+        clearCurr(prev);
+        return throttled;
+    }
+
+    /**
+     * What __schedule() does to a prev that stays runnable before pick_next_task_fair() picks: the bandwidth hooks,
+     * and before 6.18 check_cfs_rq_runtime() on its levels (6.1's fast path throttles there, then picks from the
+     * root with nothing curr: "goto simple"). prev stays curr of its levels for the pick otherwise
+     * ({@link #putPrevEntities}). Returns whether a cfs_rq of the task was throttled here.
+     */
+    public boolean putPrevBeforePick(Task prev) {
         hooks.charge(rqs.cpu(prev.cpu), prev.group.depth + 1);
         boolean throttled = false;
         for (Entity se = prev.se; se != null; se = se.parent) {
@@ -149,9 +179,9 @@ public final class FairPick {
             if (!taskThrottle && !q.throttled && throttle.checkCfsRqRuntime(q)) { // TASK_BASED_THROTTLE (off)
                 throttled = true;
             }
-            if (q.curr == se) {
-                q.setCurr(null);
-            }
+        }
+        if (throttled) {
+            clearCurr(prev);
         }
         prev.setState(TaskState.RUNNABLE);
         return throttled;
