@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import java.io.IOException;
@@ -68,7 +69,8 @@ class LatencyValidationTests {
      * timers and idle exits cost differently (docs/latency-validation.md, "A second host"). The first is the one
      * validation-2c is calibrated on; another names its own measured costs in a "hardware" block.
      */
-    static final String[] DATA = {"latency-cases.json", "latency-cases-2026-12-02.json"};
+    static final String[] DATA = {"latency-cases.json", "latency-cases-2026-12-02.json",
+        "latency-cases-2026-12-02b.json"};
 
     record Case(String data, String name, long durationMs, List<CgroupSpec> cgroups, List<Group> groups,
                 JsonNode runs, List<String> knownDeviations, JsonNode hardware) {
@@ -119,8 +121,15 @@ class LatencyValidationTests {
 
     /** validation-2c, with the costs the data set's host measured where it names them. */
     static TopologySpec machine(Case c) {
+        return machine(c.hardware());
+    }
+
+    /**
+     * validation-2c with a data set's "hardware" block (null: as the preset has it): the host's costs, and its own
+     * machine noise where the block has a "noise" object (else validation-2c's).
+     */
+    static TopologySpec machine(JsonNode h) {
         TopologySpec t = Specs.noisy("validation-2c");
-        JsonNode h = c.hardware();
         if (h == null) {
             return t;
         }
@@ -132,7 +141,43 @@ class LatencyValidationTests {
                 .withIdleExit(h.get("shallowIdleExitNs").asLong(), h.get("deepIdleExitNs").asLong(),
                         t.hardware().deepIdleResidencyNs())
                 .withIdleExitCpuShare(h.get("idleExitCpuShare").asDouble());
+        if (h.has("noise")) {
+            hw = hw.withNoise(noise(h.get("noise")));
+        }
         return Specs.withHardware(t, hw);
+    }
+
+    /**
+     * The features beyond profile 6.18's that a data set's host kernel had (its hardware block's "kernelFeatures":
+     * the validation guest's VCPU_PACK where its command line had sched_vcpu_pack), with -Dlatency.features.
+     */
+    static Map<Feature, Boolean> kernelFeatures(JsonNode h) {
+        Map<Feature, Boolean> f = new EnumMap<>(FEATURES);
+        if (h != null) {
+            for (JsonNode name : h.path("kernelFeatures")) {
+                f.put(Feature.valueOf(name.asString()), true);
+            }
+        }
+        return f;
+    }
+
+    /** A data set's own "noise" object as a MachineNoise (the fields of the record, background as a list). */
+    static MachineNoise noise(JsonNode n) {
+        List<MachineNoise.Background> bg = new ArrayList<>();
+        for (JsonNode b : n.get("background")) {
+            bg.add(new MachineNoise.Background(b.get("name").asString(), b.get("threads").asInt(),
+                    b.get("wakeupsPerSec").asDouble(), b.get("runMedianNs").asLong(), b.get("runSigma").asDouble()));
+        }
+        List<MachineNoise.HostStall> stalls = new ArrayList<>();
+        for (JsonNode h : n.path("hostStalls")) {
+            stalls.add(new MachineNoise.HostStall(h.get("name").asString(), h.get("perSec").asDouble(),
+                    h.get("medianNs").asLong(), h.get("sigma").asDouble()));
+        }
+        JsonNode w = n.get("wakeDelay");
+        MachineNoise.WakeDelay wake = w == null ? null : new MachineNoise.WakeDelay(w.get("pct").asDouble(),
+                w.get("medianNs").asLong(), w.get("sigma").asDouble());
+        return new MachineNoise(n.get("irqPerSec").asDouble(), n.get("irqMedianNs").asLong(),
+                n.get("irqSigma").asDouble(), n.get("timerJitterNs").asLong(), bg, stalls, wake);
     }
 
     static EngineSpec spec(Case c) {
@@ -160,7 +205,7 @@ class LatencyValidationTests {
             // latbench's threads touch only their stack and the vDSO page: nothing to refill after a switch
             w.add(s.withFootprintKb(HARNESS_FOOTPRINT_KB));
         }
-        return Specs.spec(machine(c), Specs.kernel("6.18", 250, FEATURES), c.cgroups(), w,
+        return Specs.spec(machine(c), Specs.kernel("6.18", 250, kernelFeatures(c.hardware())), c.cgroups(), w,
                 c.durationMs() * 1000);
     }
 
