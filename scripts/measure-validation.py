@@ -74,6 +74,12 @@ SETS = {
         ("span-2.5x100", 20000, 100000, 0, 1, 50000, 450000, 10000, -1, "work"),
         ("span-5x20-2t", 4000, 20000, 0, 2, 10000, 100000, 10000, -1, "work"),
         ("span-3x50-thread", 10000, 50000, 0, 1, 30000, 300000, 10000, -1, "thread"),
+        # groups of 2, 4 and 8 threads asking 95-100 % of their quota on average: where the per-CPU slices decide
+        ("edge-2x1900", 40000, 100000, 0, 2, 1900, 8100, 10000, -1, "work"),
+        ("edge-4x1000", 80000, 100000, 0, 4, 1000, 4000, 10000, -1, "work"),
+        ("edge-4x1000-thread", 80000, 100000, 0, 4, 1000, 4000, 10000, -1, "thread"),
+        ("edge-8x500", 80000, 100000, 0, 8, 500, 4500, 10000, -1, "work"),
+        ("edge-8x500-thread", 80000, 100000, 0, 8, 500, 4500, 10000, -1, "thread"),
     ],
 }
 
@@ -169,7 +175,7 @@ def main():
     doc = {"machine": "%d vCPU, Linux %s, cgroup v1 cpu controller, bandwidth slice %s us" % (
                os.cpu_count(), platform.release(),
                open("/proc/sys/kernel/sched_cfs_bandwidth_slice_us").read().strip()),
-           **{k: doc_before[k] for k in ("host", "hardware") if k in doc_before},
+           **{k: doc_before[k] for k in ("host", "hardware", "hardwareFrom") if k in doc_before},
            "howMeasured": "scripts/measure-validation.py (src/test/c/latbench.c, threads that compute without system "
                           "calls unless the case's clock is thread), %d runs per case" % runs,
            "cases": cases}

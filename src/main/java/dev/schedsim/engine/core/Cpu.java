@@ -54,11 +54,11 @@ public final class Cpu {
     public boolean reschedAfterStall;
 
     // --- core.RqClock: rq->clock_task (update_rq_clock_task()) ---
-    /** rq->clock_task, and the wall time it was last brought up to (rq->clock). */
-    public long clockTask;
-    public long clockWall;
-    /** Interrupt time (IRQ_TIME_ACCOUNTING) and steal time not yet taken out of clock_task, ns. */
+    /** Interrupt time (IRQ_TIME_ACCOUNTING) and steal time taken out of clock_task so far, and still to be, ns. */
+    public long nonTaskTaken;
     public long nonTaskPending;
+    /** The wall time up to which the pending time has been taken out (rq->clock at the last update). */
+    public long clockWall;
 
     // --- machine.Execution: work accounting of curr, and the scheduler work it has not absorbed ---
     /** Since when curr's work was last settled, and at which rate (1024 = full single-thread speed). */

@@ -11,7 +11,7 @@ import dev.schedsim.engine.event.SimClock;
  * most the wall time since the last (the rest waits for the next), so the clock never goes back.
  *
  * <p>Without either (no interrupt time recorded, no steal) the task clock is the wall clock. Owns each CPU's
- * rq->clock_task and the non-task time not yet taken out of it.
+ * non-task time, taken out of the clock so far and not yet: rq->clock_task is the wall clock less the first.
  */
 public final class RqClock {
     private final SimClock clock;
@@ -23,15 +23,16 @@ public final class RqClock {
     /** update_rq_clock(): rq->clock_task of {@code cpu} now. */
     public long clockTask(Cpu cpu) {
         long now = clock.now;
-        long delta = now - cpu.clockWall;
-        if (delta > 0) {
-            cpu.clockWall = now;
-            // update_rq_clock_task(): "if (irq_delta > delta) irq_delta = delta" (and the same for steal)
-            long nonTask = Math.min(cpu.nonTaskPending, delta);
-            cpu.nonTaskPending -= nonTask;
-            cpu.clockTask += delta - nonTask;
+        if (cpu.nonTaskPending == 0) {
+            // (the common case, and the only one without IRQ_TIME_ACCOUNTING and steal: nothing to take out)
+            return now - cpu.nonTaskTaken;
         }
-        return cpu.clockTask;
+        // update_rq_clock_task(): "if (irq_delta > delta) irq_delta = delta" (and the same for steal)
+        long taken = Math.min(cpu.nonTaskPending, Math.max(0, now - cpu.clockWall));
+        cpu.nonTaskPending -= taken;
+        cpu.nonTaskTaken += taken;
+        cpu.clockWall = now;
+        return now - cpu.nonTaskTaken;
     }
 
     /**
@@ -39,7 +40,11 @@ public final class RqClock {
      * host's (steal).
      */
     public void addNonTask(Cpu cpu, long ns) {
-        clockTask(cpu);
+        if (cpu.nonTaskPending == 0) {
+            cpu.clockWall = clock.now; // (what is pending is taken out from now on)
+        } else {
+            clockTask(cpu);
+        }
         cpu.nonTaskPending += ns;
     }
 }

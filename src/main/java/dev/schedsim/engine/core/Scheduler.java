@@ -105,7 +105,7 @@ public final class Scheduler {
     void scheduleMarked() {
         Cpu cpu;
         while ((cpu = resched.poll()) != null) {
-            if (!hostStalls.stalled(cpu)) {
+            if (cpu.stolenUntil == 0 || !hostStalls.stalled(cpu)) {
                 schedule(cpu);
             }
         }
@@ -242,7 +242,10 @@ public final class Scheduler {
         }
         execution.startRun(cpu, next, true);
         execution.armRunEnd(cpu);
-        updateCurr.armClockRead(cpu);
+        if (next.clockRun) {
+            // (a clock read armed for an earlier curr finds no thread-clock run and does nothing)
+            updateCurr.armClockRead(cpu);
+        }
         if (wasIdle) {
             activity.cpuBusy(cpu);
         }

@@ -144,8 +144,10 @@ public final class Task implements SimThread {
         infinite = false;
         spinNs = 0;
         clockRun = workload.threadClock;
-        clockRunNs = ns;
-        clockRunUntil = -1;
+        if (clockRun) {
+            clockRunNs = ns;
+            clockRunUntil = -1;
+        }
         return Action.RUN;
     }
 
