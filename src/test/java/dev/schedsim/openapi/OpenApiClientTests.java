@@ -28,6 +28,7 @@ import dev.schedsim.client.model.Workload;
 import dev.schedsim.client.model.WorkloadRequest;
 import dev.schedsim.client.model.WorkloadType;
 import dev.schedsim.queue.LocalPostgres;
+import dev.schedsim.queue.PostgresSchema;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -61,11 +62,17 @@ class OpenApiClientTests {
                                 .putFeaturesItem(Feature.BANDWIDTH_TIMER_INTERLEAVE.getValue(), true))));
     }
 
+    private static List<String> withPollInterval(List<String> database) {
+        List<String> properties = new java.util.ArrayList<>(database);
+        properties.add("schedsim.poll-interval=20ms");
+        return properties;
+    }
+
     @Test
     void aGeneratedClientSubmitsPollsAndReadsTheResult() throws Exception {
-        List<String> properties = new java.util.ArrayList<>(LocalPostgres.properties());
-        properties.add("schedsim.poll-interval=20ms");
-        try (ConfigurableApplicationContext service = EndToEnd.start(properties)) {
+        // (in a schema of its own, dropped at the end: the shared database keeps no tables of this test)
+        try (PostgresSchema schema = PostgresSchema.named("client_");
+             ConfigurableApplicationContext service = EndToEnd.start(withPollInterval(schema.properties()))) {
             int port = ((WebServerApplicationContext) service).getWebServer().getPort();
             ObjectMapper strict = ApiClient.createDefaultObjectMapper()
                     .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
