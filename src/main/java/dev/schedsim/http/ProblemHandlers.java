@@ -1,5 +1,6 @@
 package dev.schedsim.http;
 
+import dev.schedsim.DatabaseErrors;
 import java.net.URI;
 import java.util.List;
 import org.slf4j.Logger;
@@ -161,7 +162,7 @@ public class ProblemHandlers extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception e) {
-        if (dev.schedsim.queue.DatabaseOutage.isOutage(e)) {
+        if (DatabaseErrors.isOutage(e)) {
             // The database is away (spring.datasource.hikari.connection-timeout bounds the wait): fail fast and
             // say when to come back; nothing the client sent was wrong.
             log.warn("request failed, the database is unavailable: {}", e.toString());

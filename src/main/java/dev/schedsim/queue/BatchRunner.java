@@ -1,5 +1,6 @@
 package dev.schedsim.queue;
 
+import dev.schedsim.DatabaseErrors;
 import dev.schedsim.SchedsimProperties;
 import dev.schedsim.engine.BudgetExceededException;
 import dev.schedsim.engine.Engine;
@@ -159,10 +160,10 @@ class BatchRunner {
             DatabaseOutage.retry("fail run " + claim.runId(), () -> completion.fail(claim, worker, error, c,
                     startedAt), stopping);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            if (DatabaseOutage.isOutage(e)) {
+            if (DatabaseErrors.isOutage(e)) {
                 // Not the run's failure: the database went away while the run was being handled.
                 log.warn("run {} given back: the database is unavailable ({})", claim.runId(),
-                        DatabaseOutage.rootMessage(e));
+                        DatabaseErrors.rootMessage(e));
                 requeue(claim, worker, stopping);
                 return null;
             }

@@ -1,5 +1,6 @@
 package dev.schedsim.queue;
 
+import dev.schedsim.DatabaseErrors;
 import com.zaxxer.hikari.SQLExceptionOverride;
 import java.sql.SQLException;
 
@@ -12,7 +13,7 @@ import java.sql.SQLException;
 public final class H2BrokenConnections implements SQLExceptionOverride {
     @java.lang.Override
     public SQLExceptionOverride.Override adjudicate(SQLException e) {
-        if (DatabaseOutage.isH2FileError(e.getErrorCode())) {
+        if (DatabaseErrors.isH2FileError(e.getErrorCode())) {
             return SQLExceptionOverride.Override.MUST_EVICT;
         }
         return SQLExceptionOverride.Override.CONTINUE_EVICT;

@@ -1,5 +1,6 @@
 package dev.schedsim.queue;
 
+import dev.schedsim.DatabaseErrors;
 import dev.schedsim.SchedsimProperties;
 import java.time.Clock;
 import java.time.Instant;
@@ -96,7 +97,7 @@ class QueueRecovery {
         } catch (DataIntegrityViolationException e) {
             return false;
         } catch (RuntimeException e) {
-            if (DatabaseOutage.isOutage(e)) {
+            if (DatabaseErrors.isOutage(e)) {
                 throw e; // not the request's fault: try again on the next round
             }
             // An unreadable legacy request: fail it rather than retry it forever.

@@ -1,5 +1,6 @@
 package dev.schedsim.queue;
 
+import dev.schedsim.DatabaseErrors;
 import dev.schedsim.engine.RunControl;
 import java.time.Clock;
 import java.time.Instant;
@@ -75,14 +76,14 @@ final class RunHeartbeat implements RunControl {
             try {
                 beat();
             } catch (RuntimeException e) {
-                if (!DatabaseOutage.isOutage(e)) {
+                if (!DatabaseErrors.isOutage(e)) {
                     throw e;
                 }
                 // The database is away: the engine goes on and the next interval tries again. (Away longer than
                 // the heartbeat timeout, another instance may requeue the run; the next beat then finds no row.)
                 if (!outageLogged) {
                     log.warn("run {}: heartbeat not written, the database is unavailable ({})", runId,
-                            DatabaseOutage.rootMessage(e));
+                            DatabaseErrors.rootMessage(e));
                     outageLogged = true;
                 }
                 return cancelled.get();

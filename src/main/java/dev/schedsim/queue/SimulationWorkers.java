@@ -1,5 +1,6 @@
 package dev.schedsim.queue;
 
+import dev.schedsim.DatabaseErrors;
 import dev.schedsim.SchedsimProperties;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -94,7 +95,7 @@ class SimulationWorkers implements SmartLifecycle {
                     completion.settle(id);
                 }
             } catch (RuntimeException e) {
-                if (DatabaseOutage.isOutage(e)) {
+                if (DatabaseErrors.isOutage(e)) {
                     recovery.outage();
                 }
                 log.warn("reaper failed: {}", e.toString());
@@ -118,7 +119,7 @@ class SimulationWorkers implements SmartLifecycle {
                 }
             } catch (RuntimeException e) {
                 // The database may be briefly unavailable; keep the worker alive.
-                if (DatabaseOutage.isOutage(e)) {
+                if (DatabaseErrors.isOutage(e)) {
                     recovery.outage();
                 }
                 log.warn("worker {} failed to poll: {}", worker, e.toString());

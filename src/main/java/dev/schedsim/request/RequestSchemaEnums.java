@@ -4,7 +4,6 @@ import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelProfile;
 import dev.schedsim.engine.spec.KernelProfiles;
 import dev.schedsim.engine.spec.TopologyPresets;
-import dev.schedsim.simulations.RequestValidator;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.media.Schema;
 import java.util.Arrays;
@@ -46,7 +45,7 @@ class RequestSchemaEnums implements OpenApiCustomizer {
         Schema<?> request = schemas.get("SimulationRequest");
         if (request != null) {
             // Nothing is required of every request: topology and workloads may come from kubernetes instead, and
-            // durationMs from an rt-app workload's global.duration (RequestValidator says which is missing).
+            // durationMs from an rt-app workload's global.duration (simulations.RequestValidator says which is missing).
             request.setRequired(null);
         }
         Schema<?> workload = schemas.get("WorkloadRequest");

@@ -1,5 +1,6 @@
 package dev.schedsim.queue;
 
+import dev.schedsim.DatabaseErrors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,27 +20,27 @@ class DatabaseOutageTests {
     @Test
     void theShapesOfAnOutageAreRecognised() {
         // HikariCP timing out for a connection while PostgreSQL is down
-        assertThat(DatabaseOutage.isOutage(new CannotCreateTransactionException("could not open",
+        assertThat(DatabaseErrors.isOutage(new CannotCreateTransactionException("could not open",
                 new SQLTransientConnectionException("Connection is not available, request timed out")))).isTrue();
         // PostgreSQL terminating the connection: SQLSTATE 57P01
-        assertThat(DatabaseOutage.isOutage(new JpaSystemException(new RuntimeException("JDBC exception",
+        assertThat(DatabaseErrors.isOutage(new JpaSystemException(new RuntimeException("JDBC exception",
                 new SQLException("FATAL: terminating connection due to administrator command", "57P01"))))).isTrue();
         // the heartbeat that failed its simulation in the fault test: a rollback on a connection the pool closed
-        assertThat(DatabaseOutage.isOutage(new JpaSystemException(new RuntimeException(
+        assertThat(DatabaseErrors.isOutage(new JpaSystemException(new RuntimeException(
                 "Unable to rollback against JDBC Connection", new SQLException("Connection is closed"))))).isTrue();
         // I/O to the server failed: SQLSTATE 08006
-        assertThat(DatabaseOutage.isOutage(new SQLException("An I/O error occurred", "08006"))).isTrue();
+        assertThat(DatabaseErrors.isOutage(new SQLException("An I/O error occurred", "08006"))).isTrue();
     }
 
     @Test
     void errorsOfTheStatementOrTheDataAreNot() {
-        assertThat(DatabaseOutage.isOutage(new DataIntegrityViolationException("duplicate key",
+        assertThat(DatabaseErrors.isOutage(new DataIntegrityViolationException("duplicate key",
                 new SQLException("duplicate key value violates unique constraint", "23505")))).isFalse();
-        assertThat(DatabaseOutage.isOutage(new IllegalStateException("blocked-start task must block"))).isFalse();
-        assertThat(DatabaseOutage.isOutage(new SQLException("syntax error at or near", "42601"))).isFalse();
+        assertThat(DatabaseErrors.isOutage(new IllegalStateException("blocked-start task must block"))).isFalse();
+        assertThat(DatabaseErrors.isOutage(new SQLException("syntax error at or near", "42601"))).isFalse();
         // A client that hung up is no outage; the same I/O error under the driver is.
-        assertThat(DatabaseOutage.isOutage(new java.io.IOException("Broken pipe"))).isFalse();
-        assertThat(DatabaseOutage.isOutage(new SQLException("send failed", null, new java.io.IOException("Broken pipe"))))
+        assertThat(DatabaseErrors.isOutage(new java.io.IOException("Broken pipe"))).isFalse();
+        assertThat(DatabaseErrors.isOutage(new SQLException("send failed", null, new java.io.IOException("Broken pipe"))))
                 .isTrue();
     }
 
