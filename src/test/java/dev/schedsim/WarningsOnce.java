@@ -15,7 +15,8 @@ import org.slf4j.Marker;
  * start per process there, forty in a test run.
  */
 public class WarningsOnce extends TurboFilter {
-    private final Set<String> seen = ConcurrentHashMap.newKeySet();
+    /** Static: Spring Boot reconfigures logging at each application start, which makes a new filter. */
+    private static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
 
     @Override
     public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
@@ -23,6 +24,6 @@ public class WarningsOnce extends TurboFilter {
         if (level != Level.WARN || format == null || !logger.isEnabledFor(level)) {
             return FilterReply.NEUTRAL;
         }
-        return seen.add(logger.getName() + '\n' + format) ? FilterReply.NEUTRAL : FilterReply.DENY;
+        return SEEN.add(logger.getName() + '\n' + format) ? FilterReply.NEUTRAL : FilterReply.DENY;
     }
 }
