@@ -17,7 +17,11 @@ jar = [j for j in glob.glob("target/schedsim-*.jar") if "plain" not in j]
 if not jar:
     sys.exit("build the jar first: ./mvnw -DskipTests package")
 work = tempfile.mkdtemp()
-s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+# SCHEDSIM_PORT: the port to run the service on (else a free one), as for the shell scripts (scripts/lib.sh)
+if os.environ.get("SCHEDSIM_PORT"):
+    port = int(os.environ["SCHEDSIM_PORT"])
+else:
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
 proc = subprocess.Popen(["java", "-jar", jar[0], f"--server.port={port}", f"--spring.datasource.url=jdbc:h2:file:{work}/db;AUTO_SERVER=FALSE",
                          "--schedsim.warmup=0s", "--schedsim.advice.poll-interval=50ms"],
                         stdout=open(f"{work}/service.log", "w"), stderr=subprocess.STDOUT)

@@ -32,7 +32,7 @@ for SPEC in $JARS; do
   # JAR=OPTIONS runs that jar with its own H2 URL options (an older build's defaults, say).
   JAR=${SPEC%%=*} OPTIONS=$H2_OPTIONS
   [[ "$SPEC" == *=* ]] && OPTIONS=${SPEC#*=}
-  PORT=$(free_port $((18097 + i)))
+  PORT=$(service_port "$i")
   java -Xmx1g -jar "$JAR" --server.port="$PORT" --logging.level.root=WARN \
     --spring.datasource.url="jdbc:h2:file:$WORK/h2-$i/schedsim$OPTIONS" >"$WORK/service-$i.log" 2>&1 &
   PIDS+=($!)

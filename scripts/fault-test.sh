@@ -95,10 +95,10 @@ psql -q -d postgres -c "drop database if exists $DB" >/dev/null
 psql -q -d postgres -c "create database $DB" >/dev/null
 PG_ARGS=(--spring.profiles.active=postgres --spring.datasource.url="jdbc:postgresql://$PGHOST:$PGPORT/$DB"
   --spring.datasource.username=postgres)
-PORT_A=$(free_port)
+PORT_A=$(service_port 0)
 PID_A=$(start_instance a "$PORT_A" --schedsim.workers=1 "${PG_ARGS[@]}"); PIDS+=("$PID_A")
 await_up "$PORT_A" 120 "$PID_A" || fail "instance a did not start"
-PORT_B=$(free_port)
+PORT_B=$(service_port 1); NEXT_PORT=1
 PID_B=$(start_instance b "$PORT_B" --schedsim.workers=1 "${PG_ARGS[@]}"); PIDS+=("$PID_B")
 await_up "$PORT_B" 120 "$PID_B" || fail "instance b did not start"
 : >"$WORK/ids"
@@ -179,7 +179,7 @@ kill "$PID_A" "$PID_B"; await_exit "$PID_A"; await_exit "$PID_B"
 sigterm_round() { # kind extra-args…
   local kind=$1 port pid code id stopcodes
   shift
-  port=$(free_port)
+  NEXT_PORT=$((NEXT_PORT + 1)); port=$(service_port "$NEXT_PORT")
   pid=$(start_instance "term-$kind" "$port" --schedsim.workers=1 --schedsim.shutdown-grace=2s "$@"); PIDS+=("$pid")
   await_up "$port" 120 "$pid" || fail "$kind instance did not start"
   : >"$WORK/term-ids"
@@ -241,7 +241,7 @@ disk_round() {
     return 0
   fi
   MOUNTED=$dir
-  port=$(free_port)
+  NEXT_PORT=$((NEXT_PORT + 1)); port=$(service_port "$NEXT_PORT")
   pid=$(start_instance disk "$port" --schedsim.workers=1 \
     --spring.datasource.url="jdbc:h2:file:$dir/schedsim$(h2_options)"); PIDS+=("$pid")
   await_up "$port" 120 "$pid" || fail "the H2 instance on the tmpfs did not start"

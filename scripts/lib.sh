@@ -23,6 +23,16 @@ free_port() {
   fi
 }
 
+# The port of the Nth service (0, 1, …) a script starts: SCHEDSIM_PORT + N when SCHEDSIM_PORT is set (so that a
+# run can be given ports that nothing else on the machine uses), else a free one.
+service_port() {
+  if [[ -n "${SCHEDSIM_PORT:-}" ]]; then
+    echo $((SCHEDSIM_PORT + ${1:-0}))
+  else
+    free_port
+  fi
+}
+
 # Waits until http://127.0.0.1:$1/actuator/health answers UP, at most $2 seconds; $3 is the pid to watch.
 await_up() {
   local port=$1 limit=$2 pid=${3:-}

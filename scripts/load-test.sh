@@ -19,7 +19,7 @@ cleanup() {
 }
 trap cleanup EXIT
 JAR=${LT_JAR:-$(service_jar)}
-PORT=$(free_port 18095)
+PORT=$(service_port 0)
 java -Xmx768m -jar "$JAR" --server.port="$PORT" --logging.level.root=WARN --schedsim.max-queued=10000000 \
   --spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim${LT_H2_OPTIONS:-$(h2_options)}" >"$WORK/service.log" 2>&1 &
 PID=$!

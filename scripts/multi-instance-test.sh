@@ -87,11 +87,11 @@ PG_ARGS=("${PG_BASE[@]}" --schedsim.workers=2)
 # Limits on, high enough for this run's one client: their database counts are on every submission's path.
 [[ "$SECURITY" == 1 ]] && PG_ARGS+=(--schedsim.security.max-queued-per-client=5000
   --schedsim.security.submissions-per-minute=5000)
-PORT_A=$(free_port 18081)
+PORT_A=$(service_port 0)
 PID_A=$(start_instance a "$PORT_A" "${PG_ARGS[@]}")
 PIDS+=("$PID_A")
 await_up "$PORT_A" 120 "$PID_A" || fail "instance a did not start"   # migrates the fresh database first
-PORT_B=$(free_port 18082)
+PORT_B=$(service_port 1)
 PID_B=$(start_instance b "$PORT_B" "${PG_ARGS[@]}")
 PIDS+=("$PID_B")
 await_up "$PORT_B" 120 "$PID_B" || fail "instance b did not start"
@@ -190,10 +190,10 @@ if [[ "$SECURITY" == 1 ]]; then
   SEC_ARGS=(--schedsim.security.api-keys="burst:$BURST_KEY:submit,other:$OTHER_KEY:submit,ops:{sha256}$ADMIN_HASH:admin")
   LIMIT_ARGS=("${PG_BASE[@]}" --schedsim.workers=1 --schedsim.warmup=0s
     --schedsim.security.max-queued-per-client=2 --schedsim.security.submissions-per-minute=6)
-  PORT_E=$(free_port 18084)
+  PORT_E=$(service_port 3)
   PID_E=$(start_instance e "$PORT_E" "${LIMIT_ARGS[@]}")
   PIDS+=("$PID_E")
-  PORT_F=$(free_port 18085)
+  PORT_F=$(service_port 4)
   PID_F=$(start_instance f "$PORT_F" "${LIMIT_ARGS[@]}")
   PIDS+=("$PID_F")
   await_up "$PORT_E" 120 "$PID_E" || fail "instance e did not start"
@@ -249,7 +249,7 @@ fi
 H2_ARGS=(--spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim$(h2_options)"
   --schedsim.workers=1)
 H2_TOTAL=$((TOTAL / 4))
-PORT_C=$(free_port 18083)
+PORT_C=$(service_port 2)
 PID_C=$(start_instance c "$PORT_C" "${H2_ARGS[@]}")
 PIDS+=("$PID_C")
 await_up "$PORT_C" 120 "$PID_C" || fail "instance c (H2) did not start"

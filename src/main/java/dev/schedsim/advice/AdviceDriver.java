@@ -1,7 +1,8 @@
 package dev.schedsim.advice;
 
+import dev.schedsim.json.Json;
+import dev.schedsim.queue.SimulationStatus;
 import dev.schedsim.result.ResultDocument;
-import dev.schedsim.simulation.SimulationStatus;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +13,6 @@ import org.springframework.dao.OptimisticLockingFailureException;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Advances every running advice, on every instance, a poll at a time: submits the step's simulation, follows its
@@ -24,7 +24,6 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class AdviceDriver {
     private static final Logger log = LoggerFactory.getLogger(AdviceDriver.class);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Advices advices;
     private final AdviceSteps steps;
@@ -41,7 +40,7 @@ public class AdviceDriver {
     /** The first state of an accepted advice request. */
     public static String startState(AdviceSpec spec) {
         AdviceSpec.Search s = spec.search();
-        return JSON.writeValueAsString(AdviceSearch.start(s.quotaUs().min(), s.quotaUs().max(), s.resolutionUs(),
+        return Json.STORED.writeValueAsString(AdviceSearch.start(s.quotaUs().min(), s.quotaUs().max(), s.resolutionUs(),
                 s.periodsUs(), s.burstsUs()));
     }
 
@@ -89,8 +88,8 @@ public class AdviceDriver {
         if (a.getStatus() != SimulationStatus.RUNNING) {
             return;
         }
-        AdviceSpec spec = JSON.readValue(a.getRequestJson(), AdviceSpec.class);
-        AdviceSearch.State s = JSON.readValue(a.getStateJson(), AdviceSearch.State.class);
+        AdviceSpec spec = Json.STORED.readValue(a.getRequestJson(), AdviceSpec.class);
+        AdviceSearch.State s = Json.STORED.readValue(a.getStateJson(), AdviceSearch.State.class);
         int max = maxSteps(spec);
         List<AdviceSearch.Setting> next = AdviceSearch.next(s);
         if (a.getSimulationId() == null) {
@@ -122,10 +121,10 @@ public class AdviceDriver {
                 AdviceSearch.State after = record(spec, s, next, step.result());
                 if (AdviceSearch.finished(after)) {
                     AdviceAnswer answer = AdviceAnswer.of(after, currentCpuMax(spec), currentBurst(spec));
-                    a.step(JSON.writeValueAsString(after), a.getSimulationId(), 1);
-                    a.finish(SimulationStatus.SUCCEEDED, JSON.writeValueAsString(answer), null, clock.instant());
+                    a.step(Json.STORED.writeValueAsString(after), a.getSimulationId(), 1);
+                    a.finish(SimulationStatus.SUCCEEDED, Json.STORED.writeValueAsString(answer), null, clock.instant());
                 } else {
-                    a.step(JSON.writeValueAsString(after), null, (double) after.step() / max);
+                    a.step(Json.STORED.writeValueAsString(after), null, (double) after.step() / max);
                 }
                 advices.save(a);
             }
@@ -180,7 +179,7 @@ public class AdviceDriver {
     }
 
     private static String problem(String detail) {
-        return JSON.writeValueAsString(java.util.Map.of("title", "Advice failed", "detail", detail));
+        return Json.STORED.writeValueAsString(java.util.Map.of("title", "Advice failed", "detail", detail));
     }
 
     /** Cancels a running advice and its step's simulation; false when it had already ended. */

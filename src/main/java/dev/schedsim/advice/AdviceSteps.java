@@ -1,7 +1,7 @@
 package dev.schedsim.advice;
 
+import dev.schedsim.queue.SimulationStatus;
 import dev.schedsim.result.ResultDocument;
-import dev.schedsim.simulation.SimulationStatus;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.schedsim.advice;
 
-import dev.schedsim.simulation.SimulationStatus;
+import dev.schedsim.queue.SimulationStatus;
 import java.util.List;
 import org.springframework.data.jpa.repository.JpaRepository;
 

@@ -77,16 +77,6 @@ public final class PodCgroups {
             }
             return null;
         }
-
-        /** The pod's own cgroup. */
-        public String podPath() {
-            for (Cgroup c : cgroups) {
-                if (c.role().equals("pod")) {
-                    return c.path();
-                }
-            }
-            return null;
-        }
     }
 
     /** Converts {@code manifest} (a Pod or a workload with a pod template); issues are named under {@code field}. */

@@ -1,12 +1,12 @@
 package dev.schedsim.metrics;
 
+import dev.schedsim.queue.SimulationFinished;
+import dev.schedsim.queue.SimulationJob;
+import dev.schedsim.queue.SimulationJobs;
+import dev.schedsim.queue.SimulationResults;
+import dev.schedsim.queue.SimulationStatus;
 import dev.schedsim.result.ResultDocument;
 import dev.schedsim.result.ResultJson;
-import dev.schedsim.simulation.SimulationFinished;
-import dev.schedsim.simulation.SimulationJob;
-import dev.schedsim.simulation.SimulationJobs;
-import dev.schedsim.simulation.SimulationResults;
-import dev.schedsim.simulation.SimulationStatus;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -1,8 +1,8 @@
 package dev.schedsim.metrics;
 
-import dev.schedsim.simulation.SimulationFinished;
-import dev.schedsim.simulation.SimulationControl;
-import dev.schedsim.simulation.SimulationStatus;
+import dev.schedsim.queue.SimulationControl;
+import dev.schedsim.queue.SimulationFinished;
+import dev.schedsim.queue.SimulationStatus;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -6,7 +6,7 @@ import java.util.List;
 import tools.jackson.databind.annotation.JsonSerialize;
 
 /**
- * The {@code result} of a simulation (api.md §2): per variant the mean of its repetitions (and each run when there
+ * The {@code result} of a simulation (docs/api.md, "The result"): per variant the mean of its repetitions (and each run when there
  * are several), its first repetition's time series, and with two or more variants the comparison against the
  * first. Numbers are {@link Num}s: means may be fractional; a value that is missing in any run is null.
  *

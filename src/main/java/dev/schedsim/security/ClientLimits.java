@@ -1,9 +1,9 @@
 package dev.schedsim.security;
 
-import dev.schedsim.simulation.Admission;
-import dev.schedsim.simulation.ClientLimitException;
-import dev.schedsim.simulation.RecentSubmissions;
-import dev.schedsim.simulation.SimulationJobs;
+import dev.schedsim.http.ClientLimitException;
+import dev.schedsim.queue.Admission;
+import dev.schedsim.queue.RecentSubmissions;
+import dev.schedsim.queue.SimulationJobs;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

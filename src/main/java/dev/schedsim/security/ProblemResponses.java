@@ -1,5 +1,6 @@
 package dev.schedsim.security;
 
+import dev.schedsim.json.Json;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -10,7 +11,6 @@ import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -20,7 +20,6 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHandler {
     static final String BASE = "https://schedsim.dev/problems/";
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** Why a request is not authenticated: no credential, or one that is no configured key. */
     static final String MISSING = "send an API key: Authorization: Bearer <secret> or X-API-Key: <secret> "
@@ -63,7 +62,7 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
 
     static void write(HttpServletRequest request, HttpServletResponse response, int status, String type,
                       String title, String detail) throws IOException {
-        ObjectNode p = JSON.createObjectNode();
+        ObjectNode p = Json.STORED.createObjectNode();
         p.put("type", BASE + type);
         p.put("title", title);
         p.put("status", status);
@@ -72,6 +71,6 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         response.setStatus(status);
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getOutputStream().write(JSON.writeValueAsBytes(p));
+        response.getOutputStream().write(Json.STORED.writeValueAsBytes(p));
     }
 }

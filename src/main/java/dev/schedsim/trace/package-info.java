@@ -1,6 +1,7 @@
 /**
- * Trace formats: a run's recorded scheduling events ({@code Report.Trace}) as run slices and throttled
- * intervals, as Chrome trace-event JSON, as ftrace text (what /sys/kernel/tracing/trace prints), and the ftrace
- * text parsed back.
+ * Traces in and out: rt-app JSON and ftrace recordings as workloads of a request
+ * ({@link dev.schedsim.trace.RtApp}, {@link dev.schedsim.trace.FtraceWorkloads}), and a finished run's recorded
+ * scheduling events as Chrome trace-event JSON or ftrace text ({@code GET /api/v1/simulations/{id}/trace},
+ * {@link dev.schedsim.trace.TraceController}); docs/traces.md.
  */
 package dev.schedsim.trace;

@@ -1,8 +1,0 @@
-package dev.schedsim.api;
-
-/** A request body that did not arrive within {@code schedsim.body-timeout}: 408. */
-class RequestTimeoutException extends RuntimeException {
-    RequestTimeoutException(long timeoutMs) {
-        super("the request body did not arrive within " + timeoutMs + " ms (schedsim.body-timeout)");
-    }
-}

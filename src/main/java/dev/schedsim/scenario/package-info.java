@@ -1,5 +1,0 @@
-/**
- * The built-in scenario library (scenarios.md): ready requests stored as {@code scenarios/*.json} resources, their
- * published figures in {@code scenarios/catalog.json}, served and run through the ordinary submission path.
- */
-package dev.schedsim.scenario;

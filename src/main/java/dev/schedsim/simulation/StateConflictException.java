@@ -1,8 +1,0 @@
-package dev.schedsim.simulation;
-
-/** A state change that does not apply to the simulation's status (answered 409). */
-public class StateConflictException extends RuntimeException {
-    public StateConflictException(String message) {
-        super(message);
-    }
-}

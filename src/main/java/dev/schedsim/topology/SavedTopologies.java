@@ -1,7 +1,0 @@
-package dev.schedsim.topology;
-
-import org.springframework.data.jpa.repository.JpaRepository;
-
-/** The saved topologies by name. */
-public interface SavedTopologies extends JpaRepository<SavedTopology, String> {
-}
