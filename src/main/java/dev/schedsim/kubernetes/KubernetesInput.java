@@ -110,7 +110,8 @@ public final class KubernetesInput {
             workloads.add(new WorkloadRequest(c.name(), c.path(), w.type(), w.threads(), w.nice(), w.cpus(),
                     w.workUs(), w.runUs(), w.sleepUs(), w.jitterPct(), w.pairs(), w.serviceUs(), w.thinkUs(),
                     w.groups(), w.fdsPerGroup(), w.loops(), w.messageUs(), w.messageThreads(),
-                    w.workersPerMessageThread(), w.requestUs(), w.rps(), w.segments(), w.cacheFootprintKb()));
+                    w.workersPerMessageThread(), w.requestUs(), w.rps(), w.segments(), w.cacheFootprintKb(), null, null,
+                    null, null, null, null, null, null, w.runClock()));
         }
         KubernetesRequest accepted = new KubernetesRequest(k.pod(), k.topology(), k.workloads(), runtimeName,
                 periodText);

@@ -234,7 +234,14 @@ public record SimulationRequest(
             @Schema(description = "ftrace: the threads to import, each a pid or a comm pattern (* and ?; default: "
                     + "every thread but the idle task)") List<String> select,
             @Schema(description = "ftrace: comm (or pid) patterns to cgroup paths, the first match wins (default: the "
-                    + "entry's cgroup, or /)") Map<String, String> cgroupMap) {
+                    + "entry's cgroup, or /)") Map<String, String> cgroupMap,
+            @Schema(description = "what a run's length measures (cpu-bound with workUs, periodic, trace, phases' run "
+                    + "events): \"work\" (default), computation at full speed, whatever the CPU does meanwhile "
+                    + "coming on top (interrupts, a slower SMT share); or \"thread-cpu\", the thread's own CPU "
+                    + "clock, as a program timing its runs with clock_gettime(CLOCK_THREAD_CPUTIME_ID): the "
+                    + "interrupts it takes count toward the run, and each clock read enters the kernel, so its "
+                    + "quota runs out and its slice ends to the microsecond", allowableValues = {"work",
+                    "thread-cpu"}) String runClock) {
         public WorkloadRequest(String name, String cgroup, String type, Integer threads, Integer nice, String cpus,
                         Long workUs, Long runUs, Long sleepUs, Integer jitterPct, Integer pairs, Long serviceUs,
                         Long thinkUs, Integer groups, Integer fdsPerGroup, Integer loops, Long messageUs,
@@ -242,7 +249,7 @@ public record SimulationRequest(
                         List<SegmentRequest> segments, Integer cacheFootprintKb) {
             this(name, cgroup, type, threads, nice, cpus, workUs, runUs, sleepUs, jitterPct, pairs, serviceUs,
                     thinkUs, groups, fdsPerGroup, loops, messageUs, messageThreads, workersPerMessageThread, requestUs,
-                    rps, segments, cacheFootprintKb, null, null, null, null, null, null, null, null);
+                    rps, segments, cacheFootprintKb, null, null, null, null, null, null, null, null, null);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.schedsim.request;
 
+import dev.schedsim.engine.spec.RunClock;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import dev.schedsim.engine.spec.WorkloadType;
 import dev.schedsim.http.Violations;
@@ -35,6 +36,10 @@ public final class Workloads {
             affinity(w.cpus(), p + ".cpus", cpus, v);
         }
         nonNegative(w.cacheFootprintKb(), p + ".cacheFootprintKb", v);
+        if (w.runClock() != null && RunClock.byWireName(w.runClock()) == null) {
+            v.add(p + ".runClock", "unknown run clock '" + w.runClock() + "'; \"work\" (the default) or "
+                    + "\"thread-cpu\"");
+        }
         Integer threads = w.threads();
         Long sleepUs = w.sleepUs();
         Integer jitter = w.jitterPct();
@@ -88,7 +93,8 @@ public final class Workloads {
         return new WorkloadRequest(w.name(), cgroup, w.type(), threads, nice, w.cpus(), w.workUs(), w.runUs(),
                 sleepUs, jitter, w.pairs(), w.serviceUs(), thinkUs, w.groups(), w.fdsPerGroup(), w.loops(),
                 w.messageUs(), w.messageThreads(), w.workersPerMessageThread(), w.requestUs(), rps, w.segments(),
-                w.cacheFootprintKb(), w.phases(), w.loop(), w.delayUs(), w.stopUs(), null, null, null, null);
+                w.cacheFootprintKb(), w.phases(), w.loop(), w.delayUs(), w.stopUs(), null, null, null, null,
+                w.runClock());
     }
 
     private static Integer threads(Integer threads, String p, Violations v) {
@@ -183,7 +189,8 @@ public final class Workloads {
     /** The engine spec of a checked workload (defaults filled in by {@link #check}). */
     public static WorkloadSpec spec(WorkloadRequest w) {
         int[] cpus = w.cpus() == null ? null : affinity(w.cpus(), "cpus", -1, new Violations());
-        return new WorkloadSpec(w.name(), w.cgroup(), i(w.nice()), cpus, i(w.cacheFootprintKb()), kind(w));
+        return new WorkloadSpec(w.name(), w.cgroup(), i(w.nice()), cpus, i(w.cacheFootprintKb()), kind(w),
+                w.runClock() == null ? RunClock.WORK : RunClock.byWireName(w.runClock()));
     }
 
     /** The type's own parameters. */

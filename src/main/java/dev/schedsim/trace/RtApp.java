@@ -231,7 +231,7 @@ public final class RtApp {
             workloads.add(new WorkloadRequest(workload, cgroup, "phases", instance, task.nice, task.cpus, null, null,
                     null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                     entry.cacheFootprintKb(), phases, loop == 0 ? null : loop, delay == 0 ? null : delay,
-                    durationUs > 0 ? durationUs : null, null, null, null, null));
+                    durationUs > 0 ? durationUs : null, null, null, null, null, null));
             if (loop == 0) {
                 v.add(f + ".loop", "task '" + name + "': loop 0 runs nothing; use -1 (forever) or >= 1");
             }

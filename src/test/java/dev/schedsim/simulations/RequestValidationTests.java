@@ -135,6 +135,8 @@ class RequestValidationTests {
                 Arguments.of("over the work limit (runs x seconds x threads)", request(PRESET, KERNEL, CGROUPS,
                         "[{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"cpu-bound\", \"threads\": 1000}]",
                         "600000, \"repetitions\": 20"), 422, "workloads"),
+                Arguments.of("unknown run clock", wl("{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"periodic\", "
+                        + "\"runUs\": 1000, \"sleepUs\": 4000, \"runClock\": \"wall\"}"), 400, "workloads[0].runClock"),
                 Arguments.of("body over the size limit", "{\"name\": \"" + "x".repeat(70_000) + "\"}", 413, null));
     }
 
@@ -197,6 +199,18 @@ class RequestValidationTests {
         assertThat(r.getResponse().getStatus()).as(r.getResponse().getContentAsString()).isEqualTo(202);
         JsonNode accepted = JSON.readTree(r.getResponse().getContentAsString());
         assertThat(accepted.path("request").path("cgroups").get(0).path("cpuMax").asString()).isEqualTo("50000");
+    }
+
+    @Test
+    void aRunClockIsAcceptedAndKept() throws Exception {
+        String body = wl("{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"periodic\", \"runUs\": 1000, "
+                + "\"sleepUs\": 4000, \"runClock\": \"thread-cpu\"}");
+        MvcResult r = mvc.perform(post("/api/v1/simulations").contentType(MediaType.APPLICATION_JSON).content(body))
+                .andReturn();
+        assertThat(r.getResponse().getStatus()).as(r.getResponse().getContentAsString()).isEqualTo(202);
+        JsonNode accepted = JSON.readTree(r.getResponse().getContentAsString());
+        assertThat(accepted.path("request").path("workloads").get(0).path("runClock").asString())
+                .isEqualTo("thread-cpu");
     }
 
     @Test

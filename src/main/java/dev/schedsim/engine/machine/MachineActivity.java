@@ -101,7 +101,7 @@ public final class MachineActivity {
 
     /** How long a halted vCPU woken now waits for its host beyond its idle exit (usually 0). */
     public long wakeDelayNs() {
-        if (wakeDelay == null || random.nextDouble() * 100 >= wakeDelay.pct()) {
+        if (wakeDelay.pct() == 0 || random.nextDouble() * 100 >= wakeDelay.pct()) {
             return 0;
         }
         return Math.round(lognormal(Math.log(wakeDelay.medianNs()), wakeDelay.sigma()));

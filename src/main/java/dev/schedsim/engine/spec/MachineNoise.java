@@ -19,8 +19,8 @@ import java.util.List;
  * @param timerJitterNs    mean lateness of a sleep's timer beyond its slack (exponential)
  * @param background       the background threads, by class
  * @param hostStalls       a virtual machine's host preempting a busy vCPU, by class (none on bare metal)
- * @param wakeDelay        a virtual machine's host making a halted vCPU wait when a timer or IPI wakes it (null:
- *                         never)
+ * @param wakeDelay        a virtual machine's host making a halted vCPU wait when a timer or IPI wakes it
+ *                         ({@link WakeDelay#NONE}: never)
  */
 public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, long timerJitterNs,
                            List<Background> background, List<HostStall> hostStalls, WakeDelay wakeDelay) {
@@ -58,9 +58,13 @@ public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, 
      * time, beyond the idle state's exit.
      */
     public record WakeDelay(double pct, long medianNs, double sigma) {
+        /** Never. */
+        public static final WakeDelay NONE = new WakeDelay(0, 0, 0);
+
         public WakeDelay {
-            if (!(pct > 0) || pct > 100 || medianNs <= 0 || sigma < 0) {
-                throw new IllegalArgumentException("a wake delay needs 0 < pct <= 100, medianNs > 0, sigma >= 0");
+            if (!(pct >= 0) || pct > 100 || medianNs < 0 || (pct > 0 && medianNs == 0) || sigma < 0) {
+                throw new IllegalArgumentException("a wake delay needs 0 <= pct <= 100, medianNs > 0 where pct > 0, "
+                        + "sigma >= 0");
             }
         }
     }
@@ -74,12 +78,13 @@ public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, 
         }
         background = List.copyOf(background);
         hostStalls = hostStalls == null ? List.of() : List.copyOf(hostStalls);
+        wakeDelay = wakeDelay == null ? WakeDelay.NONE : wakeDelay;
     }
 
     /** A machine's own activity without a host's (bare metal, or a host nobody measured). */
     public MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, long timerJitterNs,
                         List<Background> background) {
-        this(irqPerSec, irqMedianNs, irqSigma, timerJitterNs, background, List.of(), null);
+        this(irqPerSec, irqMedianNs, irqSigma, timerJitterNs, background, List.of(), WakeDelay.NONE);
     }
 
     /**
