@@ -2,6 +2,7 @@ package dev.schedsim.queue;
 
 import dev.schedsim.request.SimulationPlan;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -30,9 +31,23 @@ public class SimulationPlans {
         this.planner = planner;
     }
 
-    /** Stores a new job's plan (in the caller's transaction, the one that inserts the job). */
-    void save(String simulationId, SimulationPlan plan) {
-        rows.save(new StoredPlan(simulationId, plan.toJson()));
+    /**
+     * A plan as it will be stored; a 422 naming the size when even compressed it does not fit its column (checked
+     * before anything of the submission is written).
+     */
+    static String encoded(SimulationPlan plan) {
+        String stored = StoredPlan.encode(plan.toJson());
+        if (stored.length() > StoredPlan.COLUMN_CHARS) {
+            throw new dev.schedsim.http.LimitExceededException(List.of(new dev.schedsim.http.LimitExceededException
+                    .Exceeded("the stored plan's size (every variant's workloads, compressed), characters",
+                            StoredPlan.COLUMN_CHARS, stored.length(), "variants")));
+        }
+        return stored;
+    }
+
+    /** Stores a new job's plan, {@link #encoded} (in the caller's transaction, the one that inserts the job). */
+    void save(String simulationId, SimulationPlan plan, String encoded) {
+        rows.save(new StoredPlan(simulationId, encoded));
         remember(simulationId, plan);
     }
 

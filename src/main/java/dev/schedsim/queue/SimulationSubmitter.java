@@ -61,6 +61,7 @@ public class SimulationSubmitter {
             }
         }
         int n = plan.runs();
+        String storedPlan = SimulationPlans.encoded(plan);
         // The client's own limits first (429), so that one client cannot take the queue from everyone; the
         // global limit stays the last guard (503).
         admission.admit(owner, n);
@@ -75,7 +76,7 @@ public class SimulationSubmitter {
         try {
             Submission s = new Submission(transactions.execute(tx -> {
                 SimulationJob saved = simulations.saveAndFlush(job);
-                plans.save(saved.getId(), plan);
+                plans.save(saved.getId(), plan, storedPlan);
                 runs.createRuns(saved.getId(), n, saved.getCreatedAt());
                 return saved;
             }), true);

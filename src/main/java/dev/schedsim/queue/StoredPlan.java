@@ -1,5 +1,13 @@
 package dev.schedsim.queue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -21,12 +29,43 @@ public class StoredPlan {
     protected StoredPlan() {
     }
 
-    StoredPlan(String simulationId, String planJson) {
+    /** The column's size (V8: varchar(10485760), PostgreSQL's largest varchar). */
+    static final int COLUMN_CHARS = 10_485_760;
+    /** Plans above this are stored gzip-compressed, base64, after {@link #GZIP}. */
+    static final int COMPRESS_ABOVE_CHARS = 256 * 1024;
+    static final String GZIP = "gzip:";
+
+    StoredPlan(String simulationId, String stored) {
         this.simulationId = simulationId;
-        this.planJson = planJson;
+        this.planJson = stored;
+    }
+
+    /**
+     * What is stored for a plan's JSON: the text itself, or above {@link #COMPRESS_ABOVE_CHARS} its gzip in base64
+     * (a plan repeats every variant's workloads, so a sweep over an 8 MB trace would not fit as text).
+     */
+    static String encode(String planJson) {
+        if (planJson.length() <= COMPRESS_ABOVE_CHARS) {
+            return planJson;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(planJson.length() / 8);
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(planJson.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return GZIP + Base64.getEncoder().encodeToString(out.toByteArray());
     }
 
     String getPlanJson() {
-        return planJson;
+        if (!planJson.startsWith(GZIP)) {
+            return planJson;
+        }
+        byte[] gz = Base64.getDecoder().decode(planJson.substring(GZIP.length()));
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -73,7 +73,7 @@ class WarmupRehearsal {
             Instant now = clock.instant();
             String id = UUID.randomUUID().toString();
             simulations.saveAndFlush(new SimulationJob(id, "warmup", now, requestJson, "warmup", null));
-            plans.saveAndFlush(new StoredPlan(id, plan.toJson()));
+            plans.saveAndFlush(new StoredPlan(id, StoredPlan.encode(plan.toJson())));
             runs.saveAllAndFlush(List.of(new SimulationRun(id, 0, now)));
             SimulationQueue.Claim claim = new SimulationQueue.Claim(SimulationRun.id(id, 0), id, 0, plan);
             runs.nextQueued(1);
