@@ -35,7 +35,7 @@ class FtraceExportTests {
                 WorkloadSpec.periodic("a name with spaces, long", "/q", 2, 2_000, 3_000),
                 WorkloadSpec.periodic("nice", "/", 1, 500, 1_500).withNice(5));
         return new EngineSpec(Specs.noisy("validation-2c"), Specs.kernel(kernel), cgroups, w,
-                1_000_000, true);
+                2_000_000, true);
     }
 
     @ParameterizedTest
