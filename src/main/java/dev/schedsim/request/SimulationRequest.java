@@ -138,9 +138,10 @@ public record SimulationRequest(
             @Schema(description = "CPU time per CPU an idle-CPU search examines, ns") Long idleScanPerCpuNs,
             @Schema(description = "CPU time per CPU a load balance examines, ns") Long balancePerCpuNs,
             @Schema(description = "CPU time per cfs_rq in update_blocked_averages(), ns") Long blockedAveragesPerCfsRqNs,
-            @Schema(description = "CPU time of an uncontended compare-and-swap (SD_SERIALIZE), ns") Long casBaseNs,
-            @Schema(description = "extra CPU time of that compare-and-swap per other CPU contending, ns")
-            Long casPerContenderNs,
+            @Schema(description = "a cache line's transfer from the CPU that last wrote it, by distance (same core, "
+                    + "same LLC, another LLC of the socket, another socket): one compare-and-swap on "
+                    + "sched_balance_running (SD_SERIALIZE), which queues behind every CPU asking for the line, ns")
+            List<Long> lineTransferNs,
             @Schema(description = "kernel time a task spends around each sleep and wakeup beyond the context switch "
                     + "(system call, wait queue, wakeup path), ns") Long wakeKernelNs,
             @Schema(description = "what a timed sleep (clock_nanosleep, usleep) costs its task beyond wakeKernelNs: "

@@ -160,14 +160,20 @@ public class Topologies {
                 v.add(prefix + ".cacheRefillNsPerKb", "values must be >= 0");
             }
         }
+        if (h.lineTransferNs() != null) {
+            if (h.lineTransferNs().size() != 4) {
+                v.add(prefix + ".lineTransferNs", "must list 4 distances (core, LLC, socket, other socket)");
+            } else if (h.lineTransferNs().stream().anyMatch(x -> x == null || x < 0)) {
+                v.add(prefix + ".lineTransferNs", "values must be >= 0");
+            }
+        }
         Object[][] nonNegative = {{"shallowIdleExitNs", h.shallowIdleExitNs()}, {"deepIdleExitNs", h.deepIdleExitNs()},
             {"deepIdleResidencyNs", h.deepIdleResidencyNs()}, {"coreIdleWatts", h.coreIdleWatts()},
             {"deepIdleWatts", h.deepIdleWatts()}, {"coreBusyWatts", h.coreBusyWatts()},
             {"smtThreadWatts", h.smtThreadWatts()}, {"contextSwitchNs", h.contextSwitchNs()},
             {"updateCurrNs", h.updateCurrNs()}, {"bandwidthHookNs", h.bandwidthHookNs()},
             {"idleScanPerCpuNs", h.idleScanPerCpuNs()}, {"balancePerCpuNs", h.balancePerCpuNs()},
-            {"blockedAveragesPerCfsRqNs", h.blockedAveragesPerCfsRqNs()}, {"casBaseNs", h.casBaseNs()},
-            {"casPerContenderNs", h.casPerContenderNs()}, {"wakeKernelNs", h.wakeKernelNs()},
+            {"blockedAveragesPerCfsRqNs", h.blockedAveragesPerCfsRqNs()}, {"wakeKernelNs", h.wakeKernelNs()},
             {"hrtimerSleepNs", h.hrtimerSleepNs()}, {"hrtimerIrqNs", h.hrtimerIrqNs()},
             {"ipiWakeNs", h.ipiWakeNs()}, {"ipiDeliveryNs", h.ipiDeliveryNs()}};
         for (Object[] f : nonNegative) {
@@ -191,6 +197,8 @@ public class Topologies {
                 : h.smtThroughput().stream().mapToDouble(Double::doubleValue).toArray();
         long[] cache = h.cacheRefillNsPerKb() == null ? d.cacheRefillNsPerKb()
                 : h.cacheRefillNsPerKb().stream().mapToLong(Long::longValue).toArray();
+        long[] line = h.lineTransferNs() == null ? d.lineTransferNs()
+                : h.lineTransferNs().stream().mapToLong(Long::longValue).toArray();
         return new HardwareModel(smt, cache,
                 or(h.shallowIdleExitNs(), d.shallowIdleExitNs()), or(h.deepIdleExitNs(), d.deepIdleExitNs()),
                 or(h.deepIdleResidencyNs(), d.deepIdleResidencyNs()), or(h.coreIdleWatts(), d.coreIdleWatts()),
@@ -198,8 +206,8 @@ public class Topologies {
                 or(h.smtThreadWatts(), d.smtThreadWatts()), or(h.contextSwitchNs(), d.contextSwitchNs()),
                 or(h.updateCurrNs(), d.updateCurrNs()), or(h.bandwidthHookNs(), d.bandwidthHookNs()),
                 or(h.idleScanPerCpuNs(), d.idleScanPerCpuNs()), or(h.balancePerCpuNs(), d.balancePerCpuNs()),
-                or(h.blockedAveragesPerCfsRqNs(), d.blockedAveragesPerCfsRqNs()), or(h.casBaseNs(), d.casBaseNs()),
-                or(h.casPerContenderNs(), d.casPerContenderNs()), or(h.wakeKernelNs(), d.wakeKernelNs()),
+                or(h.blockedAveragesPerCfsRqNs(), d.blockedAveragesPerCfsRqNs()), line,
+                or(h.wakeKernelNs(), d.wakeKernelNs()),
                 or(h.hrtimerSleepNs(), d.hrtimerSleepNs()), or(h.hrtimerIrqNs(), d.hrtimerIrqNs()),
                 or(h.ipiWakeNs(), d.ipiWakeNs()), or(h.ipiDeliveryNs(), d.ipiDeliveryNs()), d.idleExitCpuShare(),
                 d.noise());

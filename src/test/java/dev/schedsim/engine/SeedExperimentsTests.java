@@ -194,7 +194,7 @@ class SeedExperimentsTests {
     /**
      * Seed 004: an OLTP-like mix keeps a 480-CPU, 2-socket machine busy. Up to 6.18 every visit of an
      * SD_SERIALIZE (NUMA) level takes the machine-wide sched_balance_running flag with a compare-and-swap
-     * before checking whether the level is due; the cache line bounces between the CPUs that do it. With
+     * before checking whether the level is due; the CPUs whose ticks arrive together queue for its cache line. With
      * BALANCE_DUE_BEFORE_SERIALIZE only CPUs whose NUMA level is due contend, which is rare.
      */
     @Test
@@ -202,16 +202,14 @@ class SeedExperimentsTests {
         double[] pct = new double[2];
         long[] attempts = new long[2];
         double[] tput = new double[2];
-        // The saving is a quarter of a percent of the cycles, and this machine is not saturated: the throughput is
-        // the workload's demand, which the saving leaves as it is (docs/model.md: "throughput unchanged within the
-        // machine's noise"; one seed's run-to-run variation is larger). The throughput is the mean over three
-        // seeds (the counts are seed 1's) and must not fall.
+        // HZ 1000 as the distribution kernels such OLTP runs use (the posting does not say). The throughput is the
+        // mean over three seeds (the counts are seed 1's).
         for (int i = 0; i < 2; i++) {
             List<WorkloadSpec> w = List.of(WorkloadSpec.requestResponse("oltp", "/", 400, 60, 30),
                     WorkloadSpec.periodic("bg", "/", 200, 300, 200, 30));
             for (long seed = 1; seed <= 3; seed++) {
                 Report r = Specs.run(Specs.spec(Specs.preset("gnr-2s-snc3-smt2"),
-                        Specs.kernel("6.18", 250, with(Feature.BALANCE_DUE_BEFORE_SERIALIZE, i == 1)), List.of(), w,
+                        Specs.kernel("6.18", 1000, with(Feature.BALANCE_DUE_BEFORE_SERIALIZE, i == 1)), List.of(), w,
                         300_000), seed);
                 if (seed == 1) {
                     pct[i] = r.scheduler().serializePct();
@@ -224,6 +222,8 @@ class SeedExperimentsTests {
                 pct[0], pct[1], attempts[0], attempts[1], tput[0], tput[1]);
         assertTrue(attempts[1] * 10 < attempts[0], "more than 10x fewer compare-and-swaps");
         assertTrue(pct[1] * 10 < pct[0], "more than 10x less of the cycles");
-        assertTrue(tput[1] > tput[0] * 0.995, "throughput holds (within 0.5 %)");
+        // the CPUs arriving together at the flag's cache line queue for it: percents of the cycles, not tenths
+        assertTrue(pct[0] > 3.8 && pct[0] < 15.2, "within a factor 2 of the published 7.6 %: " + pct[0]);
+        assertTrue(tput[1] > tput[0] * 1.03, "the cycles given back are throughput");
     }
 }

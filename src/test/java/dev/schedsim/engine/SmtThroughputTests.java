@@ -112,8 +112,8 @@ class SmtThroughputTests {
         HardwareModel hw = new HardwareModel(new double[] {1.0, t2}, d.cacheRefillNsPerKb(), d.shallowIdleExitNs(),
                 d.deepIdleExitNs(), d.deepIdleResidencyNs(), d.coreIdleWatts(), d.deepIdleWatts(), d.coreBusyWatts(),
                 d.smtThreadWatts(), d.contextSwitchNs(), d.updateCurrNs(), d.bandwidthHookNs(),
-                d.idleScanPerCpuNs(), d.balancePerCpuNs(), d.blockedAveragesPerCfsRqNs(), d.casBaseNs(),
-                d.casPerContenderNs(), d.wakeKernelNs(), d.hrtimerSleepNs(), d.hrtimerIrqNs(), d.ipiWakeNs(),
+                d.idleScanPerCpuNs(), d.balancePerCpuNs(), d.blockedAveragesPerCfsRqNs(), d.lineTransferNs(),
+                d.wakeKernelNs(), d.hrtimerSleepNs(), d.hrtimerIrqNs(), d.ipiWakeNs(),
                 d.ipiDeliveryNs(), d.idleExitCpuShare(), d.noise());
         TopologySpec base = Specs.preset("desktop-8c-smt2");
         TopologySpec topo = new TopologySpec(base.sockets(), base.numaNodesPerSocket(), base.llcsPerNumaNode(),

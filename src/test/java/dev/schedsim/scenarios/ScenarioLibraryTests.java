@@ -218,10 +218,10 @@ class ScenarioLibraryTests {
                         + "CAS), throughput %s -> %s /s (%s %%)", s0, s1, a0, a1, tput.path("baselineMean"),
                 tput.path("variantMean"), tput.path("pctImprovement")));
         assertThat(a1 * 10).isLessThan(a0);
-        assertThat(s1 * 10).isLessThan(s0);
-        // (serialization is 0.25 % of the cycles before the patch: what it gives back is within the run-to-run
-        // noise of the throughput since the machine has noise, issue 18; it must not cost any)
-        assertThat(tput.path("pctImprovement").asDouble()).isGreaterThan(-1.0);
+        // the published row within a factor 2: 7.6 % -> 0.05 % of the cycles, throughput +11 %
+        assertThat(s0).isBetween(3.8, 15.2);
+        assertThat(s1).isLessThan(0.1);
+        assertThat(tput.path("pctImprovement").asDouble()).isBetween(5.5, 22.0);
     }
 
     /**

@@ -41,7 +41,8 @@ public final class LoadBalance {
         SchedBalanceRq balanceRq = new SchedBalanceRq(hw, domains, cpus, execution, groups, detach, counters);
         this.newidle = new NewidleBalance(kernel, domains, cpus, clock, rd, pelt, execution, balanceRq,
                 counters, seed);
-        BalanceSerialize serialize = new BalanceSerialize(clock, topo, hw, cpus, execution, counters);
+        BalanceSerialize serialize = new BalanceSerialize(clock, topo, hw.lineTransferNs(), cpus, execution,
+                counters);
         this.periodic = new PeriodicBalance(kernel, domains, cpus, topo, shared, pelt, balanceRq, newidle,
                 serialize);
     }

@@ -97,12 +97,15 @@ public final class PeriodicBalance {
             long iv = sd.getSdBalanceInterval(cpu, l, busy);
             boolean serializing = level.serialize();
             boolean due = j >= sd.lastBalance[cpu][l] + iv;
-            boolean skip = false;
-            if (serializing && (!dueBeforeSerialize || due)) { // BALANCE_DUE_BEFORE_SERIALIZE
-                // Up to 6.18 the CAS comes before the "is it due?" check (seed 004 moves it after).
-                skip = !serialize.tryAcquire(cpu);
+            boolean needSerialize = serializing && (!dueBeforeSerialize || due); // BALANCE_DUE_BEFORE_SERIALIZE
+            // Up to 6.18 the CAS comes before the "is it due?" check (seed 004 moves it after); a CPU that fails
+            // it skips the level, which stays due for its next tick.
+            if (needSerialize && !serialize.tryAcquire(cpu)) {
+                next = Math.min(next, sd.lastBalance[cpu][l] + iv);
+                continue;
             }
-            if (!skip && due) {
+            long heldFrom = cpus[cpu].overheadNs;
+            if (due) {
                 if (balanceRq.schedBalanceRq(cpu, l, idle) > 0) {
                     idle = IdleType.CPU_NOT_IDLE;
                     busy = true;
@@ -110,6 +113,10 @@ public final class PeriodicBalance {
                 continueBalancing = balanceRq.continueBalancing();
                 sd.lastBalance[cpu][l] = j;
                 iv = sd.getSdBalanceInterval(cpu, l, busy);
+            }
+            if (needSerialize) {
+                // held while sched_balance_rq() ran: the CPU time the balance was charged
+                serialize.release(cpu, cpus[cpu].overheadNs - heldFrom);
             }
             next = Math.min(next, sd.lastBalance[cpu][l] + iv);
         }

@@ -44,6 +44,8 @@ public final class Cpu {
     public long lastBusyStart = -1;
     /** When this CPU's next tick is due. */
     public long nextTick;
+    /** Its ticks' offset from the jiffy: 0, or its share of half a tick with sched_skew_tick (set once). */
+    public long tickSkewNs;
 
     // --- fair.UpdateCurr: update_curr()'s clock for curr (exec_start, on the task clock below) ---
     public long execClock;

@@ -251,7 +251,7 @@ public final class Scheduler {
         }
         int tick = timers.tick(cpu.id);
         if (!queue.armed(tick)) {
-            cpu.nextTick = (now / tickNs + 1) * tickNs;
+            cpu.nextTick = Tick.nextTickAfter(now, tickNs, cpu.tickSkewNs);
             queue.arm(tick, cpu.nextTick, Timers.PRIO_TICK);
         }
     }

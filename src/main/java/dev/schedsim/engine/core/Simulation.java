@@ -34,6 +34,7 @@ import dev.schedsim.engine.select.SelectTaskRq;
 import dev.schedsim.engine.select.SisCache;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.HardwareModel;
+import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.WorkloadSpec;
@@ -110,6 +111,10 @@ public final class Simulation {
         this.cpus = new Cpu[ncpu];
         for (int c = 0; c < ncpu; c++) {
             cpus[c] = new Cpu(c, topo.coreOf(c), groups[0].rq[c]);
+            if (kernel.on(Feature.SCHED_SKEW_TICK)) {
+                // tick_setup_sched_timer(): offset = (TICK_NSEC >> 1) / num_possible_cpus() × cpu
+                cpus[c].tickSkewNs = (kernel.tickNs() >> 1) / ncpu * c;
+            }
         }
         this.tasks = new Task[threads];
         this.recorder = new Recorder(spec.durationUs() * 1000, groups.length, spec.trace());

@@ -40,6 +40,11 @@ public final class Tick {
         this.eevdf = kernel.on(Feature.EEVDF);
     }
 
+    /** The first tick of a CPU whose ticks are {@code skewNs} after the jiffy, after {@code now}. */
+    static long nextTickAfter(long now, long tickNs, long skewNs) {
+        return Math.floorDiv(now - skewNs, tickNs) * tickNs + tickNs + skewNs;
+    }
+
     /** sched_tick(). */
     void schedTick(Cpu cpu) {
         Task p = cpu.curr;
@@ -62,7 +67,7 @@ public final class Tick {
         cpu.nextTick += tickNs;
         if (cpu.nextTick <= clock.now) {
             // a tick the host made late (HostStalls): tick_sched_timer()'s hrtimer_forward() to the next period
-            cpu.nextTick = (clock.now / tickNs + 1) * tickNs;
+            cpu.nextTick = nextTickAfter(clock.now, tickNs, cpu.tickSkewNs);
         }
         timers.queue.arm(timers.tick(cpu.id), cpu.nextTick, Timers.PRIO_TICK);
         // sched_balance_trigger(): the SCHED_SOFTIRQ runs right after the tick.

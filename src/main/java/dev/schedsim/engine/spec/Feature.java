@@ -43,6 +43,11 @@ public enum Feature {
     PROTECT_SLICE_RESCHED,
     /** Throttle each task at its return-to-user point (e1fad12dcb66, v6.18). */
     TASK_BASED_THROTTLE,
+    /**
+     * The sched_skew_tick=1 boot parameter: tick_sched_timer() of CPU n expires n × (TICK_NSEC / 2) / nr_cpus after
+     * the jiffy (tick_setup_sched_timer()), instead of every CPU's tick at once (off by default in every kernel).
+     */
+    SCHED_SKEW_TICK,
     /** Check that a domain is due before contending for sched_balance_running (3324b2180c17, seed 004). */
     BALANCE_DUE_BEFORE_SERIALIZE,
     /**

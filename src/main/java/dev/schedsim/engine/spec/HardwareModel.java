@@ -58,8 +58,7 @@ public record HardwareModel(
         long idleScanPerCpuNs,
         long balancePerCpuNs,
         long blockedAveragesPerCfsRqNs,
-        long casBaseNs,
-        long casPerContenderNs,
+        long[] lineTransferNs,
         long wakeKernelNs,
         long hrtimerSleepNs,
         long hrtimerIrqNs,
@@ -96,7 +95,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 250, 2_000, 60, 120, 5_000, 0, 0, 0, 0, 0, MachineNoise.defaults());
+                2_000, 50, 30, 15, 250, 2_000, defaultLineTransferNs(), 5_000, 0, 0, 0, 0, 0, MachineNoise.defaults());
     }
 
     public HardwareModel {
@@ -116,6 +115,10 @@ public record HardwareModel(
             throw new IllegalArgumentException("cacheRefillNsPerKb needs 4 distances");
         }
         cacheRefillNsPerKb = cacheRefillNsPerKb.clone();
+        if (lineTransferNs == null || lineTransferNs.length != 4) {
+            throw new IllegalArgumentException("lineTransferNs needs 4 distances");
+        }
+        lineTransferNs = lineTransferNs.clone();
         if (!(idleExitCpuShare >= 0)) {
             throw new IllegalArgumentException("idleExitCpuShare must be >= 0");
         }
@@ -132,6 +135,22 @@ public record HardwareModel(
     @Override
     public long[] cacheRefillNsPerKb() {
         return cacheRefillNsPerKb.clone();
+    }
+
+    @Override
+    public long[] lineTransferNs() {
+        return lineTransferNs.clone();
+    }
+
+    /**
+     * A cache line's transfer from the CPU that last wrote it, by distance (same core, same LLC, another LLC of the
+     * socket, another socket): what one compare-and-swap on a line another CPU holds costs. The orders of the
+     * compare-and-exchange core-to-core latencies Chips and Cheese measured on Sapphire Rapids ("Core to Core
+     * Latency Data on Large Systems", chipsandcheese.com, 2023-11-07: tens of ns inside a die, about twice that
+     * between dies of a socket, one to two hundred across sockets), rounded; assumptions for other machines.
+     */
+    public static long[] defaultLineTransferNs() {
+        return new long[] {15, 60, 110, 190};
     }
 
     /** The same model with another kernel time per sleep/wakeup. */
@@ -200,8 +219,7 @@ public record HardwareModel(
         private final long idleScanPerCpuNs;
         private final long balancePerCpuNs;
         private final long blockedAveragesPerCfsRqNs;
-        private final long casBaseNs;
-        private final long casPerContenderNs;
+        private final long[] lineTransferNs;
         private long wakeKernelNs;
         private long hrtimerSleepNs;
         private long hrtimerIrqNs;
@@ -226,8 +244,7 @@ public record HardwareModel(
             idleScanPerCpuNs = h.idleScanPerCpuNs;
             balancePerCpuNs = h.balancePerCpuNs;
             blockedAveragesPerCfsRqNs = h.blockedAveragesPerCfsRqNs;
-            casBaseNs = h.casBaseNs;
-            casPerContenderNs = h.casPerContenderNs;
+            lineTransferNs = h.lineTransferNs;
             wakeKernelNs = h.wakeKernelNs;
             hrtimerSleepNs = h.hrtimerSleepNs;
             hrtimerIrqNs = h.hrtimerIrqNs;
@@ -241,7 +258,7 @@ public record HardwareModel(
             return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                     deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                     updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                    casBaseNs, casPerContenderNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs,
+                    lineTransferNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs,
                     ipiDeliveryNs, idleExitCpuShare, noise);
         }
     }
