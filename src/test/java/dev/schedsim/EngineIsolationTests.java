@@ -71,6 +71,12 @@ class EngineIsolationTests {
         owner("dev.schedsim.engine.fair.CfsRq", "hNrRunning", "dev.schedsim.engine.fair.FairQueue"),
     };
 
+    /** fair.c's view of bandwidth control is fair.Bandwidth: bandwidth may reach into fair, not the reverse. */
+    static final ArchRule FAIR_DOES_NOT_IMPORT_BANDWIDTH = noClasses().that().resideInAPackage("dev.schedsim.engine.fair..")
+            .should().dependOnClassesThat().resideInAPackage("dev.schedsim.engine.bandwidth..")
+            .because("the fair class asks bandwidth control through fair.Bandwidth only, so the two packages "
+                    + "do not import each other");
+
     private static ArchRule owner(String holder, String field, String writer) {
         return noClasses().that().doNotHaveFullyQualifiedName(writer).and().doNotHaveFullyQualifiedName(holder)
                 .should().setField(holder, field)
@@ -101,6 +107,11 @@ class EngineIsolationTests {
     @Test
     void theServiceUsesOnlyTheEnginesEntryAndSpec() {
         ONLY_THE_ENTRY.check(SERVICE);
+    }
+
+    @Test
+    void theFairClassSeesBandwidthOnlyThroughItsInterface() {
+        FAIR_DOES_NOT_IMPORT_BANDWIDTH.check(ENGINE);
     }
 
     @Test

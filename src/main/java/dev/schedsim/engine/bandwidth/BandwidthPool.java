@@ -48,6 +48,8 @@ public final class BandwidthPool {
     private Throttle throttle;
     private UpdateCurr updateCurr;
     private CfsRq[] scratch = new CfsRq[8];
+    /** Each task group's struct cfs_bandwidth by its index (null: unlimited). */
+    private CfsBandwidth[] bandwidth = new CfsBandwidth[0];
 
     public BandwidthPool(KernelConfig kernel, SimClock clock, Timers timers, SplittableRandom random,
                          BandwidthHooks hooks, Cpu[] cpus, Recorder recorder) {
@@ -63,6 +65,11 @@ public final class BandwidthPool {
         this.burstOn = kernel.on(Feature.BANDWIDTH_BURST);
         this.returnFix = kernel.on(Feature.RETURN_RUNTIME_FIX);
         this.interleave = kernel.on(Feature.BANDWIDTH_TIMER_INTERLEAVE);
+    }
+
+    /** The group's bandwidth pool (tg->cfs_bandwidth), or null for an unlimited group. */
+    public CfsBandwidth bandwidthOf(TaskGroup g) {
+        return g.index < bandwidth.length ? bandwidth[g.index] : null;
     }
 
     /** (cycle: distribution unthrottles, and 6.18 brings curr up to date first) */
@@ -83,7 +90,10 @@ public final class BandwidthPool {
         long burst = burstOn ? c.burstUs() * 1000 : 0; // BANDWIDTH_BURST
         CfsBandwidth b = new CfsBandwidth(g, c.quotaUs() * 1000, c.periodUs() * 1000, 0, timers.period(g.index),
                 timers.slack(g.index));
-        g.bw = b;
+        if (g.index >= bandwidth.length) {
+            bandwidth = java.util.Arrays.copyOf(bandwidth, g.index + 1);
+        }
+        bandwidth[g.index] = b;
         hooks.usageInc();
         b.periodExpires = interleave ? random.nextLong(b.period) : 0; // BANDWIDTH_TIMER_INTERLEAVE
         setCfsBandwidth(b);
@@ -246,7 +256,7 @@ public final class BandwidthPool {
 
     /** __assign_cfs_rq_runtime(): pull up to target − remaining from the pool; starts the period timer. */
     boolean assignCfsRqRuntime(CfsRq q, long target) {
-        CfsBandwidth b = q.tg.bw;
+        CfsBandwidth b = bandwidthOf(q.tg);
         long minAmount = target - q.runtimeRemaining;
         if (minAmount <= 0) {
             return q.runtimeRemaining > 0;
@@ -277,7 +287,7 @@ public final class BandwidthPool {
         if (returnFix ? q.nr != 0 : q.nr == 0) { // RETURN_RUNTIME_FIX
             return;
         }
-        CfsBandwidth b = q.tg.bw;
+        CfsBandwidth b = bandwidthOf(q.tg);
         long slack = q.runtimeRemaining - MIN_CFS_RQ_RUNTIME;
         if (slack <= 0) {
             return;

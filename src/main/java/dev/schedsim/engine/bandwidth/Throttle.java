@@ -89,7 +89,7 @@ public final class Throttle {
 
     /** expire_cfs_rq_runtime() (4.18–5.3, SLICE_EXPIRATION): a local deadline 2 ticks of drift at most. */
     private void expireCfsRqRuntime(CfsRq q) {
-        CfsBandwidth b = q.tg.bw;
+        CfsBandwidth b = pool.bandwidthOf(q.tg);
         if (clock.now - q.runtimeExpires < 0) {
             return;
         }
@@ -132,7 +132,7 @@ public final class Throttle {
      * tasks queued to be parked one by one at their return to user.
      */
     public boolean throttleCfsRq(CfsRq q) {
-        CfsBandwidth b = q.tg.bw;
+        CfsBandwidth b = pool.bandwidthOf(q.tg);
         long target = taskThrottle && q.curr != null && q.curr.onRq ? pool.slice : 1; // TASK_BASED_THROTTLE
         if (pool.assignCfsRqRuntime(q, target)) {
             return false;
@@ -189,7 +189,7 @@ public final class Throttle {
 
     /** unthrottle_cfs_rq(). */
     void unthrottleCfsRq(CfsRq q) {
-        CfsBandwidth b = q.tg.bw;
+        CfsBandwidth b = pool.bandwidthOf(q.tg);
         Cpu cpu = cpus[q.cpu];
         if (taskThrottle) { // TASK_BASED_THROTTLE
             if (BandwidthPool.inHierarchy(cpu.curr, q)) {

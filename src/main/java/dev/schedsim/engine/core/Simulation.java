@@ -8,6 +8,8 @@ import dev.schedsim.engine.RunControl;
 import dev.schedsim.engine.balance.LoadBalance;
 import dev.schedsim.engine.bandwidth.BandwidthHooks;
 import dev.schedsim.engine.bandwidth.BandwidthPool;
+import dev.schedsim.engine.bandwidth.CfsBandwidth;
+import dev.schedsim.engine.bandwidth.FairBandwidth;
 import dev.schedsim.engine.bandwidth.Throttle;
 import dev.schedsim.engine.event.EventQueue;
 import dev.schedsim.engine.event.SimClock;
@@ -132,17 +134,19 @@ public final class Simulation {
         RunQueues rqs = new RunQueues(cpus, tasks, shared, rd);
         LoadTracking pelt = new LoadTracking(cpus, clock, execution, hw);
 
-        // The fair class and bandwidth control (they call each other: wired after construction).
+        // The fair class and bandwidth control: fair asks bandwidth through fair.Bandwidth; bandwidth reaches into
+        // the fair class's queues (wired after construction).
         BandwidthHooks hooks = new BandwidthHooks(kernel, hw, execution);
         this.pool = new BandwidthPool(kernel, clock, timers, rnd, hooks, cpus, recorder);
         this.throttle = new Throttle(kernel, clock, pool, hooks, cpus, resched, pelt, recorder);
-        this.updateCurr = new UpdateCurr(kernel, hw, clock, timers, rqClock, execution, hooks, throttle, recorder,
+        FairBandwidth fairBandwidth = new FairBandwidth(hooks, throttle, pool);
+        this.updateCurr = new UpdateCurr(kernel, hw, clock, timers, rqClock, execution, fairBandwidth, recorder,
                 resched);
         GroupShares shares = new GroupShares(kernel);
         SisCache sisCache = new SisCache(kernel, clock);
-        FairQueue fairQueue = new FairQueue(kernel, tunables, clock, rqs, pelt, hooks, throttle, pool, shares,
+        FairQueue fairQueue = new FairQueue(kernel, tunables, clock, rqs, pelt, fairBandwidth, shares,
                 sisCache, updateCurr);
-        FairPick fairPick = new FairPick(kernel, rqs, hooks, throttle, counters, fairQueue, clock, recorder);
+        FairPick fairPick = new FairPick(kernel, rqs, fairBandwidth, counters, fairQueue, clock, recorder);
         Preemption preemption = new Preemption(kernel, tunables, rqs, updateCurr, resched, fairQueue);
         throttle.wire(fairQueue, fairPick, updateCurr);
         pool.wire(throttle, updateCurr);
@@ -359,9 +363,9 @@ public final class Simulation {
         } else if (slot < timers.irqBase) {
             int g = (slot - timers.groupBase) >> 1;
             if (((slot - timers.groupBase) & 1) == 0) {
-                pool.schedCfsPeriodTimer(groups[g].bw);
+                pool.schedCfsPeriodTimer(pool.bandwidthOf(groups[g]));
             } else {
-                pool.doSchedCfsSlackTimer(groups[g].bw);
+                pool.doSchedCfsSlackTimer(pool.bandwidthOf(groups[g]));
             }
         } else if (slot < timers.clockReadBase) {
             activity.irq(cpus[slot - timers.irqBase], clock.now);
@@ -403,7 +407,12 @@ public final class Simulation {
         double energy = power.finish(smt.coreBusy());
         // (the report is of the spec's workloads; the machine's background threads show only as CPU time)
         WorkloadRun[] reported = java.util.Arrays.copyOf(workloads, spec.workloads().size());
-        return ReportBuilder.build(new ReportBuilder.Run(now, events, cpus, groups, reported, energy, topo.levels(),
+        CfsBandwidth[] bandwidth = new CfsBandwidth[groups.length];
+        for (TaskGroup g : groups) {
+            bandwidth[g.index] = pool.bandwidthOf(g);
+        }
+        return ReportBuilder.build(new ReportBuilder.Run(now, events, cpus, groups, bandwidth, reported, energy,
+                topo.levels(),
                 counters, balance.counters(), selectIdle, recorder, spec.trace()));
     }
 

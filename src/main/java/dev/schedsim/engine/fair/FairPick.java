@@ -1,7 +1,5 @@
 package dev.schedsim.engine.fair;
 
-import dev.schedsim.engine.bandwidth.BandwidthHooks;
-import dev.schedsim.engine.bandwidth.Throttle;
 import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.core.Counters;
 import dev.schedsim.engine.core.RunQueues;
@@ -19,8 +17,7 @@ import dev.schedsim.engine.stats.Recorder;
  */
 public final class FairPick {
     private final RunQueues rqs;
-    private final BandwidthHooks hooks;
-    private final Throttle throttle;
+    private final Bandwidth bandwidth;
     private final Counters counters;
     private final FairQueue fairQueue;
     private final boolean eevdf; // EEVDF
@@ -28,14 +25,13 @@ public final class FairPick {
     private final SimClock clock;
     private final Recorder recorder;
 
-    public FairPick(KernelConfig kernel, RunQueues rqs, BandwidthHooks hooks, Throttle throttle, Counters counters,
+    public FairPick(KernelConfig kernel, RunQueues rqs, Bandwidth bandwidth, Counters counters,
                     FairQueue fairQueue, SimClock clock, Recorder recorder) {
         this.clock = clock;
         this.recorder = recorder;
         this.rqs = rqs;
         this.fairQueue = fairQueue;
-        this.hooks = hooks;
-        this.throttle = throttle;
+        this.bandwidth = bandwidth;
         this.counters = counters;
         this.eevdf = kernel.on(Feature.EEVDF);
         this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
@@ -57,7 +53,7 @@ public final class FairPick {
             Entity se;
             while (true) {
                 if (taskThrottle) { // TASK_BASED_THROTTLE
-                    throttled |= throttle.checkCfsRqRuntime(q);
+                    throttled |= bandwidth.checkCfsRqRuntime(q);
                 }
                 se = eevdf ? Pick.pickEevdf(q) : Pick.pickNextEntity(q); // EEVDF
                 if (se.delayed || se.task != null) { // DELAY_DEQUEUE
@@ -109,7 +105,7 @@ public final class FairPick {
         p.contextSwitches++;
         counters.contextSwitches++;
         recorder.parkedPick(p.cpu, p, clock.now);
-        throttle.throttleCfsRqWork(p);
+        bandwidth.throttleCfsRqWork(p);
     }
 
     /**
@@ -128,7 +124,7 @@ public final class FairPick {
                 se.vprot = se.deadline;
             }
             if (q.runtimeEnabled) {
-                throttle.accountCfsRqRuntime(q, 0);
+                bandwidth.accountCfsRqRuntime(q, 0);
             }
         }
     }
@@ -172,11 +168,11 @@ public final class FairPick {
      * ({@link #putPrevEntities}). Returns whether a cfs_rq of the task was throttled here.
      */
     public boolean putPrevBeforePick(Task prev) {
-        hooks.charge(rqs.cpu(prev.cpu), prev.group.depth + 1);
+        bandwidth.charge(rqs.cpu(prev.cpu), prev.group.depth + 1);
         boolean throttled = false;
         for (Entity se = prev.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
-            if (!taskThrottle && !q.throttled && throttle.checkCfsRqRuntime(q)) { // TASK_BASED_THROTTLE (off)
+            if (!taskThrottle && !q.throttled && bandwidth.checkCfsRqRuntime(q)) { // TASK_BASED_THROTTLE (off)
                 throttled = true;
             }
         }

@@ -1,8 +1,5 @@
 package dev.schedsim.engine.fair;
 
-import dev.schedsim.engine.bandwidth.BandwidthHooks;
-import dev.schedsim.engine.bandwidth.BandwidthPool;
-import dev.schedsim.engine.bandwidth.Throttle;
 import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.core.RunQueues;
 import dev.schedsim.engine.core.Task;
@@ -36,9 +33,7 @@ public final class FairQueue {
     private final SimClock clock;
     private final RunQueues rqs;
     private final LoadTracking pelt;
-    private final BandwidthHooks hooks;
-    private final Throttle throttle;
-    private final BandwidthPool pool;
+    private final Bandwidth bandwidth;
     private final GroupShares shares;
     private final SisCache sisCache;
     private final Tunables tunables;
@@ -48,15 +43,13 @@ public final class FairQueue {
     private final boolean delayDequeue; // DELAY_DEQUEUE
 
     public FairQueue(KernelConfig kernel, Tunables tunables, SimClock clock, RunQueues rqs, LoadTracking pelt,
-                     BandwidthHooks hooks, Throttle throttle, BandwidthPool pool, GroupShares shares,
+                     Bandwidth bandwidth, GroupShares shares,
                      SisCache sisCache, UpdateCurr updateCurr) {
         this.clock = clock;
         this.updateCurr = updateCurr;
         this.rqs = rqs;
         this.pelt = pelt;
-        this.hooks = hooks;
-        this.throttle = throttle;
-        this.pool = pool;
+        this.bandwidth = bandwidth;
         this.shares = shares;
         this.sisCache = sisCache;
         this.tunables = tunables;
@@ -76,7 +69,7 @@ public final class FairQueue {
     /** enqueue_task_fair(): the task's entity and every level above it that was not queued. */
     public void enqueueTask(Task p, int cpuId, int flags) {
         Cpu cpu = rqs.cpu(cpuId);
-        hooks.charge(cpu, p.group.depth + 1);
+        bandwidth.charge(cpu, p.group.depth + 1);
         pelt.updateLoadAvg(cpu);
         pelt.updateLoadAvg(p);
         rqs.lruAddHead(cpu, p);
@@ -140,7 +133,7 @@ public final class FairQueue {
     /** dequeue_task_fair() with DEQUEUE_* {@code flags}. */
     public void dequeueTask(Task p, int flags) {
         Cpu cpu = rqs.cpu(p.cpu);
-        hooks.charge(cpu, p.group.depth + 1);
+        bandwidth.charge(cpu, p.group.depth + 1);
         updateCurr.updateCurr(cpu); // dequeue_entity(): update_curr() first
         pelt.updateLoadAvg(cpu);
         pelt.updateLoadAvg(p);
@@ -284,7 +277,7 @@ public final class FairQueue {
         }
         Pick.updateMinVruntime(q);
         if (q.nr == 1 && !taskThrottle) { // TASK_BASED_THROTTLE (off)
-            throttle.checkEnqueueThrottle(q);
+            bandwidth.checkEnqueueThrottle(q);
         }
     }
 
@@ -308,7 +301,7 @@ public final class FairQueue {
             q.tg.totalLoad -= se.weight;
         }
         Pick.updateMinVruntime(q);
-        pool.returnCfsRqRuntime(q);
+        bandwidth.returnCfsRqRuntime(q);
     }
 
     /** update_entity_lag(): V − v, clamped to the lag bound of its slice (or a tick). */

@@ -1,12 +1,11 @@
 package dev.schedsim.engine.fair;
 
-import dev.schedsim.engine.bandwidth.CfsBandwidth;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A {@code struct task_group}: a cgroup with its per-CPU run queues and entities, its shares from
- * cpu.weight, and its bandwidth pool when it has a quota.
+ * cpu.weight (its bandwidth pool, when it has a quota, is {@code BandwidthPool}'s).
  */
 public final class TaskGroup {
     public final int index;
@@ -21,8 +20,6 @@ public final class TaskGroup {
     public final Entity[] se;
     /** Σ over CPUs of this group's run queue load (the instantaneous stand-in for tg->load_avg). */
     public long totalLoad;
-    /** The bandwidth pool, or null for an unlimited group. */
-    public CfsBandwidth bw;
     /** cpu.stat usage_usec in ns: CPU time of every task in this group and its descendants. */
     public long usageNs;
 

@@ -1,7 +1,5 @@
 package dev.schedsim.engine.fair;
 
-import dev.schedsim.engine.bandwidth.BandwidthHooks;
-import dev.schedsim.engine.bandwidth.Throttle;
 import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.core.Resched;
 import dev.schedsim.engine.core.RqClock;
@@ -27,8 +25,7 @@ public final class UpdateCurr {
     private final EventQueue queue;
     private final RqClock rqClock;
     private final Execution execution;
-    private final BandwidthHooks hooks;
-    private final Throttle throttle;
+    private final Bandwidth bandwidth;
     private final Recorder recorder;
     private final Resched resched;
     private final long updateCurrNs;
@@ -36,15 +33,14 @@ public final class UpdateCurr {
     private final boolean protectResched; // PROTECT_SLICE_RESCHED
 
     public UpdateCurr(KernelConfig kernel, HardwareModel hw, SimClock clock, Timers timers, RqClock rqClock,
-                      Execution execution, BandwidthHooks hooks, Throttle throttle, Recorder recorder,
+                      Execution execution, Bandwidth bandwidth, Recorder recorder,
                       Resched resched) {
         this.clock = clock;
         this.timers = timers;
         this.queue = timers.queue;
         this.rqClock = rqClock;
         this.execution = execution;
-        this.hooks = hooks;
-        this.throttle = throttle;
+        this.bandwidth = bandwidth;
         this.recorder = recorder;
         this.resched = resched;
         this.updateCurrNs = hw.updateCurrNs();
@@ -72,7 +68,7 @@ public final class UpdateCurr {
         recorder.addUsage(p.group, now - delta, now);
         // update_curr() itself runs once per level of the hierarchy, and so do the bandwidth hooks.
         int levels = p.group.depth + 1;
-        execution.chargeOverhead(cpu, updateCurrNs * levels + hooks.costNs(levels));
+        execution.chargeOverhead(cpu, updateCurrNs * levels + bandwidth.costNs(levels));
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
             se.sumExec += delta;
@@ -97,7 +93,7 @@ public final class UpdateCurr {
             }
             Pick.updateMinVruntime(q);
             if (q.runtimeEnabled) {
-                throttle.accountCfsRqRuntime(q, delta);
+                bandwidth.accountCfsRqRuntime(q, delta);
             }
         }
         if (p.clockRun) {
@@ -125,7 +121,7 @@ public final class UpdateCurr {
         long due = Long.MAX_VALUE;
         for (Entity se = p.se; se != null; se = se.parent) {
             CfsRq q = se.cfsRq;
-            if (q.runtimeEnabled && hooks.used() && !q.throttled) {
+            if (q.runtimeEnabled && bandwidth.used() && !q.throttled) {
                 due = Math.min(due, q.runtimeRemaining - unaccounted);
             }
             if (eevdf && q.nr > 1) { // EEVDF

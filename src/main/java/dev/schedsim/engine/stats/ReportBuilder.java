@@ -20,7 +20,8 @@ import java.util.List;
  */
 public final class ReportBuilder {
     /** What the run counted, at its end. */
-    public record Run(long nowNs, long events, Cpu[] cpus, TaskGroup[] groups, WorkloadRun[] workloads,
+    public record Run(long nowNs, long events, Cpu[] cpus, TaskGroup[] groups, CfsBandwidth[] bandwidth,
+                      WorkloadRun[] workloads,
                       double energyJ, List<DomainLevel> levels, Counters counters, BalanceCounters balance,
                       SelectIdleSibling select, Recorder recorder, boolean trace) {
     }
@@ -32,15 +33,15 @@ public final class ReportBuilder {
         long span = Math.max(1, r.nowNs());
         int ncpu = r.cpus().length;
         double overheadPct = overheadPct(r.cpus(), span);
-        return new Report(r.nowNs() / 1000, r.events(), cgroups(r.groups()), workloads(r.workloads(), span),
+        return new Report(r.nowNs() / 1000, r.events(), cgroups(r.groups(), r.bandwidth()), workloads(r.workloads(), span),
                 cpus(r.cpus(), span, overheadPct, r.energyJ()), scheduler(r, span, ncpu, overheadPct),
                 r.recorder().timeSeries(r.groups(), r.nowNs()), r.trace() ? r.recorder().trace(r.nowNs()) : null);
     }
 
-    private static List<Report.CgroupReport> cgroups(TaskGroup[] groups) {
+    private static List<Report.CgroupReport> cgroups(TaskGroup[] groups, CfsBandwidth[] bandwidth) {
         List<Report.CgroupReport> cg = new ArrayList<>();
         for (TaskGroup g : groups) {
-            CfsBandwidth b = g.bw;
+            CfsBandwidth b = bandwidth[g.index];
             Report.CpuStat st = b == null
                     ? new Report.CpuStat(g.usageNs / 1000, 0, 0, 0, 0, 0)
                     : new Report.CpuStat(g.usageNs / 1000, b.nrPeriods, b.nrThrottled, b.throttledTime / 1000,

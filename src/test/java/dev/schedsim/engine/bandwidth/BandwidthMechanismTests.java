@@ -50,7 +50,7 @@ class BandwidthMechanismTests {
 
     /** throttle_cfs_rq() on a queue that overran by {@code remaining} while the pool is empty. */
     private static void throttleWithEmptyPool(Simulation sim, CfsRq q, long remaining) {
-        q.tg.bw.runtime = 0;
+        sim.pool().bandwidthOf(q.tg).runtime = 0;
         q.runtimeRemaining = remaining;
         assertTrue(sim.throttle().throttleCfsRq(q));
     }
@@ -73,7 +73,7 @@ class BandwidthMechanismTests {
     @Test
     void configurationRefillsThePoolOnceAndStartsTheTimer() {
         Simulation sim = configured(50_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         assertEquals(50 * MS, b.runtime);
         assertTrue(b.periodActive);
         assertTrue(sim.timers().armed(b.periodSlot));
@@ -87,9 +87,9 @@ class BandwidthMechanismTests {
     void aBurstWriteRefillsAgainUpToQuotaPlusBurst() {
         // cpu.max then cpu.max.burst: two tg_set_cfs_bandwidth() calls, each refilling, capped at quota + burst.
         Simulation sim = configured(20_000, 100_000, 20_000, "6.18", Map.of());
-        assertEquals(40 * MS, sim.groups()[1].bw.runtime);
+        assertEquals(40 * MS, sim.pool().bandwidthOf(sim.groups()[1]).runtime);
         Simulation off = configured(20_000, 100_000, 20_000, "6.18", with(Feature.BANDWIDTH_BURST, false));
-        assertEquals(20 * MS, off.groups()[1].bw.runtime, "without BANDWIDTH_BURST the burst is ignored");
+        assertEquals(20 * MS, off.pool().bandwidthOf(off.groups()[1]).runtime, "without BANDWIDTH_BURST the burst is ignored");
     }
 
     // --- __assign_cfs_rq_runtime(): slice pull ---
@@ -97,7 +97,7 @@ class BandwidthMechanismTests {
     @Test
     void aCpuPullsASliceAndOnlyWhatIsLeftWhenThePoolIsShort() {
         Simulation sim = configured(8_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         CfsRq cpu0 = sim.groups()[1].rq[0];
         CfsRq cpu1 = sim.groups()[1].rq[1];
         assertTrue(sim.pool().assignCfsRqRuntime(cpu0, SLICE));
@@ -113,7 +113,7 @@ class BandwidthMechanismTests {
     @Test
     void anAssignmentClearsIdle() {
         Simulation sim = configured(50_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         b.idle = true;
         sim.pool().assignCfsRqRuntime(sim.groups()[1].rq[0], SLICE);
         assertFalse(b.idle);
@@ -124,7 +124,7 @@ class BandwidthMechanismTests {
     @Test
     void chargingGoesNegativeByTheOverrunAndTheDeficitIsRepaidAtDistribution() {
         Simulation sim = configured(5_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         CfsRq q = sim.groups()[1].rq[0];
         sim.pool().assignCfsRqRuntime(q, SLICE);
         assertEquals(0, b.runtime);
@@ -163,7 +163,7 @@ class BandwidthMechanismTests {
         sim.configureCgroups();
         TaskGroup p = sim.groups()[1];
         CfsRq q = p.rq[0];
-        p.bw.runtime = 0;
+        sim.pool().bandwidthOf(p).runtime = 0;
         q.runtimeRemaining = -1;
         assertTrue(sim.throttle().throttleCfsRq(q));
         assertEquals(1, p.rq[0].throttleCount);
@@ -171,8 +171,8 @@ class BandwidthMechanismTests {
         assertEquals(1, sim.groups()[3].rq[0].throttleCount);
         assertEquals(0, sim.groups()[3].rq[1].throttleCount, "tg_throttle_down walks one CPU");
         assertTrue(q.onThrottledList);
-        p.bw.runtime = 10 * MS;
-        sim.pool().distributeCfsRuntime(p.bw);
+        sim.pool().bandwidthOf(p).runtime = 10 * MS;
+        sim.pool().distributeCfsRuntime(sim.pool().bandwidthOf(p));
         assertEquals(0, sim.groups()[3].rq[0].throttleCount);
         assertFalse(q.throttled);
     }
@@ -198,7 +198,7 @@ class BandwidthMechanismTests {
     @Test
     void distributionServesThrottledQueuesInFifoOrderWithJustEnough() {
         Simulation sim = configured(10_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         CfsRq cpu0 = sim.groups()[1].rq[0];
         CfsRq cpu1 = sim.groups()[1].rq[1];
         b.runtime = 0;
@@ -219,7 +219,7 @@ class BandwidthMechanismTests {
     @Test
     void anEmptiedQueueReturnsAllButOneMillisecond() {
         Simulation sim = configured(50_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         CfsRq q = sim.groups()[1].rq[0];
         sim.pool().assignCfsRqRuntime(q, SLICE);
         q.runtimeRemaining = 4 * MS;
@@ -242,7 +242,7 @@ class BandwidthMechanismTests {
     @Test
     void theSlackTimerStartsOnlyWithThrottledQueuesAFullSliceAndNoRefreshWithin7ms() {
         Simulation sim = configured(50_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         CfsRq cpu0 = sim.groups()[1].rq[0];
         CfsRq cpu1 = sim.groups()[1].rq[1];
         throttleWithEmptyPool(sim, cpu1, -MS);
@@ -271,7 +271,7 @@ class BandwidthMechanismTests {
     @Test
     void noSlackTimerWithin7msOfTheRefreshAndNoSlackDistributionWithin2ms() {
         Simulation sim = configured(50_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         CfsRq cpu0 = sim.groups()[1].rq[0];
         CfsRq cpu1 = sim.groups()[1].rq[1];
         throttleWithEmptyPool(sim, cpu1, -MS);
@@ -290,7 +290,7 @@ class BandwidthMechanismTests {
     @Test
     void theTimerDeactivatesAfterAWholeIdlePeriodAndKeepsItsPhase() {
         Simulation sim = configured(50_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         long first = b.periodExpires;
         assertEquals(100 * MS, first, "aligned to a multiple of the period");
         fire(sim, b);
@@ -314,7 +314,7 @@ class BandwidthMechanismTests {
     @Test
     void nrThrottledCountsExpiriesThatFindAThrottledQueueNotThrottleEvents() {
         Simulation sim = configured(50_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         CfsRq cpu0 = sim.groups()[1].rq[0];
         for (int i = 0; i < 3; i++) {
             throttleWithEmptyPool(sim, cpu0, -MS);
@@ -347,7 +347,7 @@ class BandwidthMechanismTests {
     void the618ClockStartsWhenTheFirstTaskIsParked() {
         // record_throttle_clock(): a throttled cfs_rq with nothing to park accrues no throttled time.
         Simulation sim = configured(50_000, 100_000);
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         CfsRq q = sim.groups()[1].rq[0];
         b.runtime = 0;
         q.runtimeRemaining = -MS;
@@ -360,7 +360,7 @@ class BandwidthMechanismTests {
         assertEquals(0, b.throttledTime);
 
         Simulation old = configured(50_000, 100_000, 0, "6.1", Map.of());
-        CfsBandwidth ob = old.groups()[1].bw;
+        CfsBandwidth ob = old.pool().bandwidthOf(old.groups()[1]);
         CfsRq oq = old.groups()[1].rq[0];
         ob.runtime = 0;
         oq.runtimeRemaining = -MS;
@@ -377,7 +377,7 @@ class BandwidthMechanismTests {
     @Test
     void aPeriodThatUsedMoreThanOneQuotaCountsABurstAtTheNextRefill() {
         Simulation sim = configured(20_000, 100_000, 20_000, "6.18", Map.of());
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         assertEquals(40 * MS, b.runtimeSnap);
         b.runtime = 10 * MS; // 30 ms used this period
         sim.pool().refillCfsBandwidthRuntime(b);
@@ -395,7 +395,7 @@ class BandwidthMechanismTests {
     @Test
     void withSliceExpirationLocalRuntimeDiesAtThePeriodEnd() {
         Simulation sim = configured(50_000, 100_000, 0, "4.18", Map.of());
-        CfsBandwidth b = sim.groups()[1].bw;
+        CfsBandwidth b = sim.pool().bandwidthOf(sim.groups()[1]);
         CfsRq q = sim.groups()[1].rq[0];
         sim.pool().assignCfsRqRuntime(q, SLICE);
         q.runtimeRemaining = 3 * MS;
@@ -406,7 +406,7 @@ class BandwidthMechanismTests {
         assertEquals(b.expiresSeq, q.expiresSeq);
 
         Simulation now = configured(50_000, 100_000, 0, "5.4", Map.of());
-        CfsBandwidth nb = now.groups()[1].bw;
+        CfsBandwidth nb = now.pool().bandwidthOf(now.groups()[1]);
         CfsRq nq = now.groups()[1].rq[0];
         now.pool().assignCfsRqRuntime(nq, SLICE);
         nq.runtimeRemaining = 3 * MS;
