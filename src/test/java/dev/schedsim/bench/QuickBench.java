@@ -46,7 +46,7 @@ public final class QuickBench {
     }
 
     /** The spec of {@code [CASE]} or {@code [PRESET THREADS DURATION_US]} (none: the mix). */
-    private static EngineSpec spec(String[] machine) {
+    static EngineSpec spec(String[] machine) {
         if (machine.length > 2) {
             return BenchSpecs.mixed(dev.schedsim.engine.spec.TopologyPresets.byName(machine[0]).spec(),
                     Integer.parseInt(machine[1]), Long.parseLong(machine[2]));
