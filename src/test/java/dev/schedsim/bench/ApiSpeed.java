@@ -92,6 +92,10 @@ public final class ApiSpeed {
             }
             System.out.printf("validation cases, all   %s%n", summary(all));
         }
+        int big = Integer.parseInt(System.getenv().getOrDefault("AS_BIG", "3"));
+        if (big > 0) {
+            bigCase(http, base, big);
+        }
         if (pid > 0) {
             if (!"0".equals(System.getenv("AS_CORES"))) {
                 cores(http, base, pid);
@@ -103,6 +107,44 @@ public final class ApiSpeed {
                 burst(http, base, pid, burst);
             }
         }
+    }
+
+    /**
+     * The speed issue's 256-CPU case (bench BenchSpecs.epyc64Groups): epyc-2s-64c-smt2-8ccx, 64 groups each limited
+     * to 4 CPUs, 1 024 threads (a third each CPU-bound, periodic 2 ms / 8 ms and request-response), 1 s; one job at
+     * a time, after a first one that warms the JIT for it; each job's real-time factor.
+     */
+    private static void bigCase(HttpClient http, String base, int n) throws Exception {
+        StringBuilder cgroups = new StringBuilder();
+        StringBuilder workloads = new StringBuilder();
+        for (int g = 0; g < 64; g++) {
+            String sep = g == 0 ? "" : ",";
+            cgroups.append(sep).append("{\"path\":\"/pod%d\",\"cpuMax\":\"400000 100000\"}".formatted(g));
+            workloads.append(sep).append(switch (g % 3) {
+                case 0 -> "{\"name\":\"batch%d\",\"cgroup\":\"/pod%d\",\"type\":\"cpu-bound\",\"threads\":16}"
+                        .formatted(g, g);
+                case 1 -> ("{\"name\":\"web%d\",\"cgroup\":\"/pod%d\",\"type\":\"periodic\",\"threads\":16,"
+                        + "\"runUs\":2000,\"sleepUs\":8000}").formatted(g, g);
+                default -> ("{\"name\":\"svc%d\",\"cgroup\":\"/pod%d\",\"type\":\"request-response\",\"pairs\":8,"
+                        + "\"serviceUs\":50,\"thinkUs\":20}").formatted(g, g);
+            });
+        }
+        List<Double> factors = new ArrayList<>();
+        for (int i = 0; i <= n; i++) {
+            String body = """
+                    {"name":"api-speed-256","topology":{"preset":"epyc-2s-64c-smt2-8ccx"},"kernel":{"hz":250},
+                     "cgroups":[%s],"workloads":[%s],"durationMs":1000,"seed":%d}""".formatted(cgroups, workloads, 42 + i);
+            String view = await(http, base, submit(http, base, body));
+            double simulatedUs = Double.parseDouble(group(SIMULATED, view));
+            Duration d = Duration.between(Instant.parse(group(STARTED, view)), Instant.parse(group(FINISHED, view)));
+            if (i > 0) {
+                factors.add(simulatedUs / Math.max(1, d.toNanos() / 1000.0));
+            }
+        }
+        Collections.sort(factors);
+        System.out.printf("256-CPU case (64 limited groups, 1 024 threads, 1 s) after one warm-up job: %d jobs, "
+                + "real-time factor best %.2fx, median %.2fx, worst %.2fx%n", n, factors.get(n - 1),
+                factors.get(n / 2), factors.get(0));
     }
 
     private static void sweep(HttpClient http, String base, long pid, Path database) throws Exception {

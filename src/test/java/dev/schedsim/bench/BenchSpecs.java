@@ -52,6 +52,18 @@ public final class BenchSpecs {
         return new EngineSpec(topo, k, cg, w, durationUs, false);
     }
 
+    /**
+     * A hackbench on 224 CPUs (thunderx2-2n-28c-smt4, the seed tables' smallest machine): {@code groups} groups of
+     * 20 senders and 20 receivers in the root group, {@code loops} loops, 2 µs per message; it ends when the last
+     * receiver has read its messages, or at {@code durationUs}.
+     */
+    public static EngineSpec hackbench224(int groups, int loops, long durationUs) {
+        KernelConfig k = KernelConfig.of(KernelProfiles.newest(), 250, new EnumMap<>(Feature.class), 5000);
+        return new EngineSpec(TopologyPresets.byName("thunderx2-2n-28c-smt4").spec(), k,
+                List.of(CgroupSpec.unlimited("/", 100)),
+                List.of(WorkloadSpec.hackbench("hackbench", "/", groups, 20, loops, 2)), durationUs, false);
+    }
+
     /** The real-kernel validation case "four150": validation-2c, 4 CPU-bound threads at 1.5 CPUs, 3 s. */
     public static EngineSpec validationFour150() {
         KernelConfig k = KernelConfig.of(KernelProfiles.byName("6.18"), 250, new EnumMap<>(Feature.class), 5000);

@@ -20,8 +20,8 @@ public final class QuickBench {
 
     /**
      * usage: QuickBench [RUNS [CASE | PRESET THREADS DURATION_US]] — CASE: {@code mix} (default: 64 CPUs, 256
-     * threads, 2 s), {@code epyc64Groups} (the speed issue's 256-CPU case, 1 s) or {@code validation} (four150,
-     * 3 s); or the mix scaled to a topology preset.
+     * threads, 2 s), {@code epyc64Groups} (the speed issue's 256-CPU case, 1 s), {@code hackbench224} (14 groups of
+     * 40 threads on 224 CPUs, 200 loops) or {@code validation} (four150, 3 s); or the mix scaled to a topology preset.
      */
     public static void main(String[] args) {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
@@ -46,7 +46,7 @@ public final class QuickBench {
     }
 
     /** The spec of {@code [CASE]} or {@code [PRESET THREADS DURATION_US]} (none: the mix). */
-    private static EngineSpec spec(String[] machine) {
+    static EngineSpec spec(String[] machine) {
         if (machine.length > 2) {
             return BenchSpecs.mixed(dev.schedsim.engine.spec.TopologyPresets.byName(machine[0]).spec(),
                     Integer.parseInt(machine[1]), Long.parseLong(machine[2]));
@@ -57,10 +57,13 @@ public final class QuickBench {
                 return BenchSpecs.mixed64(2_000_000);
             case "epyc64Groups":
                 return BenchSpecs.epyc64Groups(1_000_000);
+            case "hackbench224":
+                return BenchSpecs.hackbench224(Integer.getInteger("hb.groups", 14), Integer.getInteger("hb.loops", 200),
+                        1_000_000);
             case "validation":
                 return BenchSpecs.validationFour150();
             default:
-                throw new IllegalArgumentException("unknown case " + name + " (mix, epyc64Groups, validation)");
+                throw new IllegalArgumentException("unknown case " + name + " (mix, epyc64Groups, hackbench224, validation)");
         }
     }
 }
