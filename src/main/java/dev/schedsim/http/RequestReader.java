@@ -192,9 +192,39 @@ public class RequestReader {
         if (m == null) {
             return "malformed JSON";
         }
+        if (e instanceof tools.jackson.core.exc.StreamConstraintsException) {
+            return constraint(m);
+        }
         m = JAVA_NAME.matcher(m.split("\n")[0]).replaceAll("value");
         return abbreviate(m);
     }
+
+    /**
+     * A parse limit in the request's terms: Jackson names the limit by its Java getter
+     * ({@code StreamReadConstraints.getMaxNestingDepth()}), which tells a client nothing it can change.
+     */
+    static String constraint(String jackson) {
+        java.util.regex.Matcher c = CONSTRAINT.matcher(jackson);
+        if (!c.find()) {
+            // (the one other limit: a number's exponent beyond 100 000)
+            return "a number with an exponent beyond what the service reads; write it in plain digits";
+        }
+        String got = c.group(2);
+        String max = c.group(3);
+        return switch (c.group(1)) {
+            case "Document nesting depth" -> "objects and lists nested " + got + " levels deep; at most " + max
+                    + " are read (a simulation request needs fewer than 10)";
+            case "Number value length" -> "a number of " + got + " characters; at most " + max + " are read";
+            case "String value length" -> "a string of " + got + " characters; at most " + max + " are read";
+            case "Name length" -> "a field name of " + got + " characters; at most " + max + " are read";
+            case "Token count" -> "a document of " + got + " JSON values; at most " + max + " are read";
+            default -> "a document of " + got + " characters; at most " + max + " are read";
+        };
+    }
+
+    private static final java.util.regex.Pattern CONSTRAINT = java.util.regex.Pattern.compile(
+            "(Document nesting depth|Number value length|String value length|Name length|Token count|Document "
+                    + "length) \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)");
 
     /** A qualified Java name, with generics and backticks: what must not reach a client. */
     private static final java.util.regex.Pattern JAVA_NAME = java.util.regex.Pattern.compile(
