@@ -7,6 +7,8 @@ import dev.schedsim.Http;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -93,6 +95,91 @@ class HeavyAndHostileRequestsTests {
         assertThat(Http.json(http.get("/api/v1/topologies")).size()).isZero();
         assertThat(Http.json(http.get("/api/v1/topologies/presets")).get(0).path("name").asString())
                 .isEqualTo("validation-2c");
+    }
+
+    /**
+     * Issue 36 item 3: max-cgroups counts the groups a run creates. 300 paths of 4 levels are 1 200 groups (each
+     * parent is one); the same 300 paths of one level are within the limit.
+     */
+    @Test
+    void impliedCgroupsCountTowardsMaxCgroups() {
+        String deep = IntStream.range(0, 300).mapToObj(i -> "{\"path\": \"/p" + i + "/a/b/c\"}")
+                .collect(Collectors.joining(", ", "[", "]"));
+        HttpResponse<String> r = http.post("/api/v1/simulations", RequestValidationTests.cg(deep.replace("[",
+                "[{\"path\": \"/a\"}, ")));
+        JsonNode p = limit(r, "schedsim.limits.max-cgroups");
+        assertThat(p.path("requested").asLong()).isEqualTo(1 + 300 * 4);
+        String flat = IntStream.range(0, 300).mapToObj(i -> "{\"path\": \"/p" + i + "\"}")
+                .collect(Collectors.joining(", ", "[{\"path\": \"/a\"}, ", "]"));
+        assertThat(http.post("/api/v1/simulations", RequestValidationTests.cg(flat)).statusCode()).isEqualTo(202);
+    }
+
+    /**
+     * Issue 36 item 3: 30 paths of 32 levels of 100-character names are 960 groups (within max-cgroups) whose
+     * report would not fit its column (the worker ran out of memory on such): refused at admission by their size.
+     */
+    @Test
+    void aResultTooLargeToStoreIsRefusedAtAdmission() {
+        String segments = IntStream.range(0, 31).mapToObj(j -> "/" + ("s" + j).repeat(60).substring(0, 100))
+                .collect(Collectors.joining());
+        String cgroups = IntStream.range(0, 30).mapToObj(i -> "{\"path\": \"/g" + i + segments + "\"}")
+                .collect(Collectors.joining(", ", "[{\"path\": \"/a\"}, ", "]"));
+        JsonNode p = limit(http.post("/api/v1/simulations", RequestValidationTests.cg(cgroups)),
+                "schedsim.limits.max-result-bytes");
+        assertThat(p.path("requested").asLong()).isGreaterThan(p.path("value").asLong());
+        assertThat(p.path("detail").asString()).contains("estimated").contains("bytes").contains("cgroup paths");
+    }
+
+    /**
+     * Issue 36 item 8: 16 variants x 20 repetitions of 600 s of threads that run and sleep 1 µs are within every
+     * limit of simulated time, yet hours of a worker: refused by their estimated events. The same request for
+     * 1 s is accepted, and its runs get an event budget from their estimate, not the global 2 000 000 000.
+     */
+    @Test
+    void aRequestCostingHoursIsRefusedByItsEstimatedEvents() {
+        String variants = IntStream.range(0, 16).mapToObj(i -> "{\"label\": \"v" + i + "\", \"kernel\": {\"hz\": "
+                + (i % 2 == 0 ? 250 : 1000) + "}}").collect(Collectors.joining(", ", "[", "]"));
+        String body = """
+                { "topology": { "preset": "desktop-8c-smt2" },
+                  "workloads": [ { "name": "w", "type": "periodic", "threads": 8, "runUs": 1, "sleepUs": 1 } ],
+                  "durationMs": %d, "repetitions": 20, "variants": %s }""";
+        JsonNode p = limit(http.post("/api/v1/simulations", body.formatted(600_000, variants)),
+                "schedsim.limits.max-submission-events");
+        assertThat(p.path("detail").asString()).contains("an estimated").contains("16 variant(s) x 20 repetition(s)")
+                .contains("simulate less time");
+        assertThat(p.path("requested").asLong()).isGreaterThan(p.path("value").asLong());
+
+        HttpResponse<String> small = http.post("/api/v1/simulations", """
+                { "topology": { "preset": "validation-2c" },
+                  "workloads": [ { "name": "w", "type": "periodic", "threads": 1, "runUs": 1, "sleepUs": 1 } ],
+                  "durationMs": 1000 }""");
+        assertThat(small.statusCode()).as(small.body()).isEqualTo(202);
+        JsonNode done = awaitEnd(Http.json(small).path("id").asString());
+        assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
+    }
+
+    private static JsonNode awaitEnd(String id) {
+        for (int i = 0; i < 6000; i++) {
+            JsonNode n = Http.json(http.get("/api/v1/simulations/" + id));
+            if (!n.path("status").asString().equals("QUEUED") && !n.path("status").asString().equals("RUNNING")) {
+                return n;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new AssertionError("simulation " + id + " did not end");
+    }
+
+    private static JsonNode limit(HttpResponse<String> r, String limit) {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(422);
+        JsonNode p = Http.json(r);
+        assertThat(p.path("type").asString()).isEqualTo("https://schedsim.dev/problems/limit-exceeded");
+        assertThat(p.path("limit").asString()).as(r.body()).isEqualTo(limit);
+        assertThat(p.path("detail").asString()).contains(limit);
+        return p;
     }
 
     private static List<String> fields(HttpResponse<String> r, int status) {
