@@ -25,8 +25,14 @@ public class AdviceSubmissions {
     private final Clock clock;
     private final Clients clients;
 
+    private final dev.schedsim.queue.Admission admission;
+    private final org.springframework.transaction.support.TransactionTemplate transactions;
+
     AdviceSubmissions(Advices advices, AdviceRules rules, RequestReader reader, Durability durability, Clock clock,
-                      Clients clients) {
+                      Clients clients, dev.schedsim.queue.Admission admission,
+                      org.springframework.transaction.support.TransactionTemplate transactions) {
+        this.admission = admission;
+        this.transactions = transactions;
         this.advices = advices;
         this.rules = rules;
         this.reader = reader;
@@ -45,9 +51,13 @@ public class AdviceSubmissions {
         AdviceRequest r = reader.read(body, AdviceRequest.class);
         AdviceSpec spec = rules.accept(r);
         String id = UUID.randomUUID().toString();
-        Advice a = new Advice(id, spec.name(), clock.instant(), Json.REQUEST.writeValueAsString(spec),
-                AdviceDriver.startState(spec), clients.owner());
-        advices.saveAndFlush(a);
+        String owner = clients.owner();
+        // Inside the client's limits like a simulation (issue 36): its lock held, counted and written at once.
+        Advice a = admission.exclusive(owner, () -> transactions.execute(tx -> {
+            admission.admit(owner, 1);
+            return advices.saveAndFlush(new Advice(id, spec.name(), clock.instant(),
+                    Json.REQUEST.writeValueAsString(spec), AdviceDriver.startState(spec), owner));
+        }));
         durability.flush();
         return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/api/v1/advice/" + id))
                 .body(AdviceView.of(a, reader));

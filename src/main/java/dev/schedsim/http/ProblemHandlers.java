@@ -79,12 +79,11 @@ public class ProblemHandlers extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> limit(LimitExceededException e) {
         LimitExceededException.Exceeded first = e.exceeded().get(0);
         ProblemDetail p = problem(HttpStatus.UNPROCESSABLE_CONTENT, "limit-exceeded", "Limit exceeded",
-                first.limit() + " is " + first.value() + "; the request needs " + first.requested());
+                first.message());
         p.setProperty("limit", first.limit());
         p.setProperty("value", first.value());
         p.setProperty("requested", first.requested());
-        p.setProperty("errors", e.exceeded().stream().map(x -> new Violation(x.field(),
-                x.limit() + " is " + x.value() + "; the request needs " + x.requested())).toList());
+        p.setProperty("errors", e.exceeded().stream().map(x -> new Violation(x.field(), x.message())).toList());
         return send(p);
     }
 

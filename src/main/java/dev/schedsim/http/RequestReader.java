@@ -29,7 +29,13 @@ public class RequestReader {
     private final java.util.concurrent.Semaphore bodyReads;
     private final int maxBodyReads;
 
+    /** Bodies being read now, by client: {@code schedsim.max-body-reads-per-client} each. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Integer> readsByClient =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final int maxBodyReadsPerClient;
+
     public RequestReader(SchedsimProperties properties) {
+        this.maxBodyReadsPerClient = properties.maxBodyReadsPerClient();
         this.maxBytes = properties.maxBodySize().toBytes();
         this.bodyTimeoutNs = properties.bodyTimeout().toNanos();
         this.maxBodyReads = properties.maxBodyReads();
@@ -81,14 +87,37 @@ public class RequestReader {
         if (request.getContentLengthLong() > maxBytes) {
             throw new PayloadTooLargeException(maxBytes);
         }
-        if (!bodyReads.tryAcquire()) {
-            throw new BodyReadsBusyException(maxBodyReads);
+        String client = client(request);
+        boolean[] took = {false};
+        readsByClient.compute(client, (k, n) -> {
+            int now = n == null ? 0 : n;
+            took[0] = now < maxBodyReadsPerClient;
+            return took[0] ? now + 1 : (n == null ? null : now);
+        });
+        if (!took[0]) {
+            // One client's slow uploads: its own 429, not everyone's 503.
+            throw new ClientLimitException("schedsim.max-body-reads-per-client", maxBodyReadsPerClient, 2,
+                    "client " + client + " is sending " + maxBodyReadsPerClient + " request bodies already (schedsim"
+                            + ".max-body-reads-per-client); send them one after another, or faster");
         }
         try {
-            return readBody(request);
+            if (!bodyReads.tryAcquire()) {
+                throw new BodyReadsBusyException(maxBodyReads);
+            }
+            try {
+                return readBody(request);
+            } finally {
+                bodyReads.release();
+            }
         } finally {
-            bodyReads.release();
+            readsByClient.computeIfPresent(client, (k, n) -> n <= 1 ? null : n - 1);
         }
+    }
+
+    /** Who sends: the authenticated client by name, else the address the connection comes from. */
+    private static String client(HttpServletRequest request) {
+        java.security.Principal p = request.getUserPrincipal();
+        return p != null && p.getName() != null ? "'" + p.getName() + "'" : request.getRemoteAddr();
     }
 
     private String readBody(HttpServletRequest request) {
@@ -192,9 +221,39 @@ public class RequestReader {
         if (m == null) {
             return "malformed JSON";
         }
+        if (e instanceof tools.jackson.core.exc.StreamConstraintsException) {
+            return constraint(m);
+        }
         m = JAVA_NAME.matcher(m.split("\n")[0]).replaceAll("value");
         return abbreviate(m);
     }
+
+    /**
+     * A parse limit in the request's terms: Jackson names the limit by its Java getter
+     * ({@code StreamReadConstraints.getMaxNestingDepth()}), which tells a client nothing it can change.
+     */
+    static String constraint(String jackson) {
+        java.util.regex.Matcher c = CONSTRAINT.matcher(jackson);
+        if (!c.find()) {
+            // (the one other limit: a number's exponent beyond 100 000)
+            return "a number with an exponent beyond what the service reads; write it in plain digits";
+        }
+        String got = c.group(2);
+        String max = c.group(3);
+        return switch (c.group(1)) {
+            case "Document nesting depth" -> "objects and lists nested " + got + " levels deep; at most " + max
+                    + " are read (a simulation request needs fewer than 10)";
+            case "Number value length" -> "a number of " + got + " characters; at most " + max + " are read";
+            case "String value length" -> "a string of " + got + " characters; at most " + max + " are read";
+            case "Name length" -> "a field name of " + got + " characters; at most " + max + " are read";
+            case "Token count" -> "a document of " + got + " JSON values; at most " + max + " are read";
+            default -> "a document of " + got + " characters; at most " + max + " are read";
+        };
+    }
+
+    private static final java.util.regex.Pattern CONSTRAINT = java.util.regex.Pattern.compile(
+            "(Document nesting depth|Number value length|String value length|Name length|Token count|Document "
+                    + "length) \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)");
 
     /** A qualified Java name, with generics and backticks: what must not reach a client. */
     private static final java.util.regex.Pattern JAVA_NAME = java.util.regex.Pattern.compile(

@@ -138,9 +138,9 @@ public final class PodCgroups {
         // component-helpers resource.PodRequests / PodLimits: the app containers' sum, or the largest init
         // container's when that is more (they run one at a time, before the app containers); plus the overhead
         // (for limits only where a limit was summed).
-        long requests = Math.max(sum(containers, true), max(inits, true)) + overheadMilli;
+        long requests = saturated(Math.max(sum(containers, true), max(inits, true)), overheadMilli);
         long limitSum = Math.max(sum(containers, false), max(inits, false));
-        long limits = limitSum == 0 ? 0 : limitSum + overheadMilli;
+        long limits = limitSum == 0 ? 0 : saturated(limitSum, overheadMilli);
         // ResourceConfigForPod's cpuLimitsDeclared: every container, init ones included, has a CPU limit.
         boolean cpuLimitsDeclared = all.stream().allMatch(c -> c.cpuLimit() != null && !c.cpuLimit().isZero());
 
@@ -190,11 +190,19 @@ public final class PodCgroups {
         return new Tree(namespace, podName, uid, qos, cgroups, out, List.of());
     }
 
+    /** a + b for non-negative amounts, Long.MAX_VALUE where that overflows. */
+    private static long saturated(long a, long b) {
+        long s = a + b;
+        return s < 0 ? Long.MAX_VALUE : s;
+    }
+
     private static long sum(List<ContainerResources> list, boolean requests) {
         long s = 0;
         for (ContainerResources c : list) {
             Quantity q = requests ? c.cpuRequest() : c.cpuLimit();
-            s = Math.addExact(s, q == null ? 0 : q.milliValue());
+            // Saturating, like Quantity.milliValue() for one value: requests of "9999999999999999" in two
+            // containers are as unschedulable as one, not a 500 (overflow); shares and quota clamp them anyway.
+            s = saturated(s, q == null ? 0 : q.milliValue());
         }
         return s;
     }

@@ -138,6 +138,19 @@ class BatchRunner {
             long t0 = System.nanoTime();
             Report report = Engine.run(variant.spec(), seed, plan.eventBudget(), control);
             String reportJson = Json.STORED.writeValueAsString(report);
+            if (reportJson.length() > StoredPlan.COLUMN_CHARS) {
+                // Admission refuses what its estimate says will not fit (schedsim.limits.max-result-bytes); one
+                // that got past it is the request's size, not a defect of the service: say so.
+                ObjectNode error = Problems.problem("result-too-large", "Report too large", 422, "the run's report "
+                        + "is " + reportJson.length() + " bytes, beyond the " + StoredPlan.COLUMN_CHARS + " it is "
+                        + "stored in; use fewer or shorter cgroup paths, or fewer workloads");
+                error.put("limit", "schedsim.limits.max-result-bytes");
+                error.put("value", StoredPlan.COLUMN_CHARS);
+                RunHeartbeat c = control;
+                DatabaseOutage.retry("fail run " + claim.runId(), () -> completion.fail(claim, worker, error, c,
+                        startedAt), stopping);
+                return null;
+            }
             if (plan.runs() == 1) {
                 DatabaseOutage.retry("store run " + claim.runId(),
                         () -> completion.finishOnlyRun(claim, worker, plan, report, reportJson, startedAt), stopping);

@@ -62,24 +62,26 @@ public class SimulationSubmitter {
         }
         int n = plan.runs();
         String storedPlan = SimulationPlans.encoded(plan);
-        // The client's own limits first (429), so that one client cannot take the queue from everyone; the
-        // global limit stays the last guard (503).
-        admission.admit(owner, n);
-        // The limit counts runs, the queue's real work: one request of 16 variants x 20 repetitions is 320 of
-        // them. An empty queue admits any simulation, so one larger than the limit is not refused for ever.
-        long queued = runs.countByStatus(SimulationStatus.QUEUED);
-        if (queued > 0 && queued + n > properties.maxQueued()) {
-            throw new QueueFullException(properties.maxQueued(), queued, n);
-        }
-        SimulationJob job = new SimulationJob(UUID.randomUUID().toString(), name, clock.instant(), requestJson,
-                requestHash, idempotencyKey, owner);
         try {
-            Submission s = new Submission(transactions.execute(tx -> {
-                SimulationJob saved = simulations.saveAndFlush(job);
+            // The client's own limits first (429), so that one client cannot take the queue from everyone; checked
+            // and written in one transaction with the client's lock held, so that a burst of its submissions is
+            // admitted one by one. The global limit stays the last guard (503).
+            Submission s = new Submission(admission.exclusive(owner, () -> transactions.execute(tx -> {
+                admission.admit(owner, n);
+                // The limit counts runs, the queue's real work: one request of 16 variants x 20 repetitions is 320
+                // of them. An empty queue admits any simulation, so one larger than the limit is not refused for
+                // ever.
+                long queued = runs.countByStatus(SimulationStatus.QUEUED);
+                if (queued > 0 && queued + n > properties.maxQueued()) {
+                    throw new QueueFullException(properties.maxQueued(), queued, n);
+                }
+                // (its creation time after the lock: the next admission's per-minute count sees it in order)
+                SimulationJob saved = simulations.saveAndFlush(new SimulationJob(UUID.randomUUID().toString(), name,
+                        clock.instant(), requestJson, requestHash, idempotencyKey, owner));
                 plans.save(saved.getId(), plan, storedPlan);
                 runs.createRuns(saved.getId(), n, saved.getCreatedAt());
                 return saved;
-            }), true);
+            })), true);
             durability.flush();
             queue.wake(n);
             return s;

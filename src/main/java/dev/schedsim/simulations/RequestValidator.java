@@ -15,6 +15,7 @@ import dev.schedsim.json.Json;
 import dev.schedsim.kubernetes.KubernetesInput;
 import dev.schedsim.queue.SimulationPlanner;
 import dev.schedsim.request.CgroupRules;
+import dev.schedsim.request.CostEstimate;
 import dev.schedsim.request.Limits;
 import dev.schedsim.request.SimulationPlan;
 import dev.schedsim.request.SimulationRequest.CgroupRequest;
@@ -149,7 +150,7 @@ public class RequestValidator implements SimulationPlanner {
         for (List<WorkloadRequest> w : variantWorkloads) {
             largest = threads(w) > threads(largest) ? w : largest;
         }
-        checkLimits(r, topology, largest, repetitions, variants);
+        checkLimits(r, topology, largest, repetitions, variants, cgroups.specs.size() - 1);
 
         long seed = r.seed() == null ? SimulationRequest.DEFAULT_SEED : r.seed();
         boolean trace = Boolean.TRUE.equals(r.trace());
@@ -171,7 +172,8 @@ public class RequestValidator implements SimulationPlanner {
             planned.add(new SimulationPlan.Variant(variant.label(), new EngineSpec(spec, config,
                     variantCgroups.get(i), workloadSpecs, r.durationMs() * 1000, trace)));
         }
-        return new Accepted(accepted, new SimulationPlan(seed, repetitions, limits.maxEvents(), planned,
+        long budget = checkCost(planned, repetitions);
+        return new Accepted(accepted, new SimulationPlan(seed, repetitions, budget, planned,
                 pod == null ? Map.of() : pod.labels()));
     }
 
@@ -212,7 +214,7 @@ public class RequestValidator implements SimulationPlanner {
     }
 
     private void checkLimits(SimulationRequest r, Topologies.Resolved topology, List<WorkloadRequest> workloads,
-                             int repetitions, List<VariantRequest> variants) {
+                             int repetitions, List<VariantRequest> variants, int groups) {
         List<LimitExceededException.Exceeded> over = new ArrayList<>();
         long threads = 0;
         for (WorkloadRequest w : workloads) {
@@ -223,8 +225,9 @@ public class RequestValidator implements SimulationPlanner {
         limit(over, "schedsim.limits.max-duration-ms", limits.maxDurationMs(), r.durationMs(), "durationMs");
         limit(over, "schedsim.limits.max-repetitions", limits.maxRepetitions(), repetitions, "repetitions");
         limit(over, "schedsim.limits.max-variants", limits.maxVariants(), variants.size(), "variants");
-        limit(over, "schedsim.limits.max-cgroups", limits.maxCgroups(), r.cgroups() == null ? 0 : r.cgroups().size(),
-                "cgroups");
+        // The groups the engine creates, not the paths listed: /a/b/c/d is four groups (each parent is created
+        // unlimited), and a run's size (its report holds every group) follows them.
+        limit(over, "schedsim.limits.max-cgroups", limits.maxCgroups(), groups, "cgroups");
         limit(over, "schedsim.limits.max-workloads", limits.maxWorkloads(), workloads.size(), "workloads");
         long segments = 0;
         for (WorkloadRequest w : workloads) {
@@ -246,6 +249,46 @@ public class RequestValidator implements SimulationPlanner {
         if (!over.isEmpty()) {
             throw new LimitExceededException(over);
         }
+    }
+
+    /**
+     * What the submission will cost, estimated from its plan (CostEstimate): 422 beyond the events or the result
+     * size; else the event budget of each of its runs, far above the largest variant's estimate, so that a run
+     * whose estimate was wrong stops with budget-exceeded instead of holding a worker (or its memory) for hours.
+     */
+    private long checkCost(List<SimulationPlan.Variant> planned, int repetitions) {
+        double events = 0;
+        double largest = 0;
+        long resultBytes = 0;
+        long largestReport = 0;
+        for (SimulationPlan.Variant p : planned) {
+            double e = CostEstimate.events(p.spec());
+            events += e * repetitions;
+            largest = Math.max(largest, e);
+            long bytes = CostEstimate.reportBytes(p.spec());
+            resultBytes += bytes;
+            largestReport = Math.max(largestReport, bytes);
+        }
+        List<LimitExceededException.Exceeded> over = new ArrayList<>();
+        if (events > limits.maxSubmissionEvents()) {
+            over.add(new LimitExceededException.Exceeded("schedsim.limits.max-submission-events",
+                    limits.maxSubmissionEvents(), (long) Math.min(events, Long.MAX_VALUE), "workloads",
+                    "an estimated " + String.format(java.util.Locale.ROOT, "%.3g", events) + " engine events ("
+                            + planned.size() + " variant(s) x " + repetitions + " repetition(s), each the CPUs' ticks "
+                            + "and the workloads' cycles over durationMs); simulate less time, fewer threads, longer "
+                            + "runUs/sleepUs cycles, or fewer variants or repetitions"));
+        }
+        // (the result holds every variant; a run's report one: the result is the larger)
+        if (Math.max(resultBytes, largestReport) > limits.maxResultBytes()) {
+            over.add(new LimitExceededException.Exceeded("schedsim.limits.max-result-bytes", limits.maxResultBytes(),
+                    Math.max(resultBytes, largestReport), "cgroups", "an estimated " + Math.max(resultBytes,
+                    largestReport) + " bytes of result (each variant reports every cgroup with its path, "
+                    + "every workload and CPU); use fewer or shorter cgroup paths, fewer workloads or variants"));
+        }
+        if (!over.isEmpty()) {
+            throw new LimitExceededException(over);
+        }
+        return CostEstimate.budget(largest, limits.maxEvents());
     }
 
     private static void limit(List<LimitExceededException.Exceeded> over, String name, long max, long value,

@@ -52,8 +52,9 @@ public final class Variants {
             return List.of();
         }
         List<VariantRequest> out = new ArrayList<>();
+        // (an accepted cgroup may have no path: that one is a violation of its own, reported with the others)
         CgroupRequest base = s.cgroup() == null ? null
-                : cgroups.accepted.stream().filter(c -> c.path().equals(s.cgroup())).findFirst().orElse(null);
+                : cgroups.accepted.stream().filter(c -> s.cgroup().equals(c.path())).findFirst().orElse(null);
         if (base == null) {
             v.add("sweep.cgroup", "required: the path of one of the request's cgroups (listed under cgroups)");
             return out;
@@ -121,7 +122,7 @@ public final class Variants {
                         + "limits of the request's cgroups");
                 continue;
             }
-            CgroupRequest was = base.accepted.stream().filter(c -> c.path().equals(o.path())).findFirst()
+            CgroupRequest was = base.accepted.stream().filter(c -> o.path().equals(c.path())).findFirst()
                     .orElse(new CgroupRequest(o.path(), null, null, null));
             CgroupRequest merged = new CgroupRequest(o.path(), o.cpuMax() != null ? o.cpuMax() : was.cpuMax(),
                     o.cpuMaxBurst() != null ? o.cpuMaxBurst() : was.cpuMaxBurst(),

@@ -86,6 +86,9 @@ class TopologyController {
         return topologies.findAll().stream().filter(t -> clients.sees(t.getOwner())).map(this::view).toList();
     }
 
+    /** Names that are not a topology's under /api/v1/topologies/{name}: a route's word, and what URLs normalise. */
+    static final java.util.Set<String> RESERVED = java.util.Set.of("presets", ".", "..");
+
     @PostMapping
     @Operation(operationId = "saveTopology", summary = "Save a named topology",
             description = "201 with Location; the name then works as `topology.preset` of a simulation. The same "
@@ -111,6 +114,10 @@ class TopologyController {
         Violations v = new Violations();
         if (r.name() == null || !SimulationRequest.NAME.matcher(r.name()).matches()) {
             v.add("name", "required, [A-Za-z0-9._-]{1,64}");
+        } else if (RESERVED.contains(r.name())) {
+            // GET /api/v1/topologies/presets is the preset list: a topology so named could be saved, never read.
+            v.add("name", "'" + r.name() + "' is reserved (GET /api/v1/topologies/" + r.name() + " is not a "
+                    + "saved topology's address); choose another name");
         }
         if (r.description() != null && r.description().length() > 1000) {
             v.add("description", "at most 1000 characters");

@@ -37,10 +37,10 @@ class AcceptedRequestsRunTests {
     private static final int REQUESTS = 3000;
     private static final List<String> PRESETS = List.of("validation-2c", "desktop-8c-smt2", "xeon-2s-4c-smt2");
 
-    private final RequestReader reader = new RequestReader(new SchedsimProperties(null, null, null, null, null,
-            null, null, null, null, null, null));
-    private final RequestValidator validator = new RequestValidator(new Topologies(null, reader),
-            new Limits(null, null, null, null, null, null, null, null, null, null, null), reader);
+    final RequestReader reader = new RequestReader(new SchedsimProperties(null, null, null, null, null,
+            null, null, null, null, null, null, null));
+    final RequestValidator validator = new RequestValidator(new Topologies(null, reader),
+            new Limits(null, null, null, null, null, null, null, null, null, null, null, null, null), reader);
 
     @Test
     void theEngineRunsEveryAcceptedRequest() {
@@ -118,7 +118,7 @@ class AcceptedRequestsRunTests {
                 .hasMessageContaining("stored plan version 2");
     }
 
-    private ObjectNode request(SplittableRandom r) {
+    ObjectNode request(SplittableRandom r) {
         ObjectNode q = NODES.objectNode();
         ObjectNode topo = q.putObject("topology");
         if (r.nextInt(4) == 0) {
