@@ -48,6 +48,9 @@ public record AdviceRequest(
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Objective(
+            @Schema(description = "a named objective instead of maxThrottledPeriodsPct: CPUThrottlingHigh (at most "
+                    + "25 % of periods throttled, kube-prometheus' alert), throttled-10pct, throttled-1pct",
+                    example = "CPUThrottlingHigh") String preset,
             @Schema(description = "at most this share of the cgroup's periods throttled, % (nr_throttled / "
                     + "nr_periods)", example = "5", minimum = "0") Double maxThrottledPeriodsPct,
             @Schema(description = "the workload's wakeup latency p99 at most, µs", minimum = "0")

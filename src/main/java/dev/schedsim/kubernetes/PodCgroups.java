@@ -27,8 +27,7 @@ public final class PodCgroups {
     /** DNS-1123 label: what the API server takes as a container name. */
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern UID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
-    private static final Set<String> TEMPLATE_KINDS = Set.of("Deployment", "ReplicaSet", "StatefulSet",
-            "DaemonSet", "Job");
+    private static final Set<String> TEMPLATE_KINDS = Manifests.TEMPLATE_KINDS;
 
     private PodCgroups() {
     }
@@ -82,10 +81,13 @@ public final class PodCgroups {
     /** Converts {@code manifest} (a Pod or a workload with a pod template); issues are named under {@code field}. */
     public static Tree convert(JsonNode manifest, String field, Options options) {
         List<Issue> issues = new ArrayList<>();
-        if (manifest == null || !manifest.isObject()) {
-            issues.add(new Issue(field, "must be a Pod (or a Deployment with spec.template) as an object"));
+        Manifests.Located located = Manifests.locate(manifest, field);
+        if (located.issue() != null) {
+            issues.add(located.issue());
             return new Tree(null, null, null, null, List.of(), List.of(), issues);
         }
+        manifest = located.object();
+        field = located.field();
         JsonNode metadata = manifest.path("metadata");
         JsonNode spec = manifest.path("spec");
         String specField = field + ".spec";
