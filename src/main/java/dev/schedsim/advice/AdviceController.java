@@ -107,6 +107,6 @@ class AdviceController {
     }
 
     AdviceView view(Advice a) {
-        return AdviceView.of(a, reader);
+        return AdviceView.of(a, reader, advices);
     }
 }

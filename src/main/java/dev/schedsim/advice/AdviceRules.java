@@ -68,10 +68,10 @@ class AdviceRules {
         AdviceSpec spec = new AdviceSpec(r.name(), (JsonNode) Json.REQUEST.valueToTree(q), at.cgroup(),
                 at.workload(), new AdviceSpec.Objective(o.maxThrottledPeriodsPct(), o.maxP99WakeupLatencyUs(),
                         o.maxP99RequestLatencyUs(), o.maxCompletionUs(), o.preset()), search, repetitions, at.pod(),
-                at.container(), null);
+                at.container(), null, null);
         int cpus = checkFirstStep(spec);
         return new AdviceSpec(spec.name(), spec.request(), spec.cgroup(), spec.workload(), spec.objective(),
-                spec.search(), spec.repetitions(), spec.pod(), spec.container(), cpus);
+                spec.search(), spec.repetitions(), spec.pod(), spec.container(), cpus, null);
     }
 
     /**

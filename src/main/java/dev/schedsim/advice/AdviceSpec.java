@@ -22,7 +22,19 @@ public record AdviceSpec(@Schema(types = {"string", "null"}) String name,
                          @Schema(description = "with a pod: the container sized", types = {"string", "null"})
                          String container,
                          @Schema(description = "the machine's CPUs: a limit of this many CPUs or more never binds",
-                                 types = {"integer", "null"}) Integer nodeCpus) {
+                                 types = {"integer", "null"}) Integer nodeCpus,
+                         @Schema(description = "with every container of a pod advised at once: each container's "
+                                 + "advice", types = {"array", "null"}) java.util.List<Member> group) {
+
+    /** One container's advice of a pod advised at once. */
+    @Schema(name = "AcceptedAdviceMember")
+    public record Member(String container, String id) {
+    }
+
+    AdviceSpec withGroup(java.util.List<Member> members) {
+        return new AdviceSpec(name, request, cgroup, workload, objective, search, repetitions, pod, container,
+                nodeCpus, members);
+    }
 
     /**
      * For a pod whose cgroup the kubelet limits to the sum of its containers' limits (ResourceConfigForPod): the

@@ -6,7 +6,11 @@ import dev.schedsim.queue.Durability;
 import dev.schedsim.security.Clients;
 import java.net.URI;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import dev.schedsim.http.InvalidRequestException;
+import dev.schedsim.kubernetes.Manifests;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -43,13 +47,32 @@ public class AdviceSubmissions {
 
     ResponseEntity<AdviceView> accept(String body) {
         AdviceRequest r = reader.read(body, AdviceRequest.class);
-        AdviceSpec spec = rules.accept(r);
-        String id = UUID.randomUUID().toString();
-        Advice a = new Advice(id, spec.name(), clock.instant(), Json.REQUEST.writeValueAsString(spec),
-                AdviceDriver.startState(spec), clients.owner());
-        advices.saveAndFlush(a);
+        List<AdviceSpec> specs = new ArrayList<>();
+        List<String> containers = r.kubernetes() != null && r.kubernetes().container() == null && r.request() == null
+                ? Manifests.containers(r.kubernetes().pod()).stream().map(c -> c.path("name").asString("")).toList()
+                : List.of();
+        if (containers.size() > 1) {
+            // every container at once: one advice each, all accepted before any is stored
+            if (r.workload() != null) {
+                throw InvalidRequestException.of("workload", "leave it out when every container is advised: "
+                        + "each container's objective is about its own workload (or give kubernetes.container)");
+            }
+            containers.forEach(c -> specs.add(rules.accept(r.withContainer(c))));
+        } else {
+            specs.add(rules.accept(containers.size() == 1 ? r.withContainer(containers.get(0)) : r));
+        }
+        List<AdviceSpec.Member> group = new ArrayList<>();
+        specs.forEach(s -> group.add(new AdviceSpec.Member(s.container(), UUID.randomUUID().toString())));
+        Advice first = null;
+        for (int i = 0; i < specs.size(); i++) {
+            AdviceSpec spec = specs.size() > 1 ? specs.get(i).withGroup(group) : specs.get(i);
+            Advice a = new Advice(group.get(i).id(), spec.name(), clock.instant(),
+                    Json.REQUEST.writeValueAsString(spec), AdviceDriver.startState(spec), clients.owner());
+            advices.saveAndFlush(a);
+            first = first == null ? a : first;
+        }
         durability.flush();
-        return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/api/v1/advice/" + id))
-                .body(AdviceView.of(a, reader));
+        return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/api/v1/advice/" + first.getId()))
+                .body(AdviceView.of(first, reader, advices));
     }
 }

@@ -119,14 +119,26 @@ public final class ContainerPatch {
         return n.isNumber() ? n.decimalValue().toPlainString() : n.asString("");
     }
 
-    private static String kubectl(String kind, String name, String namespace, JsonNode patch, boolean removing,
-                                  List<String> notes) {
+    /** The kubectl command applying {@code patch} to the object (a bare pod through its resize subresource). */
+    public static String command(String kind, String name, String namespace, JsonNode patch) {
         String ns = namespace == null ? "" : " -n " + namespace;
         String body = " --type strategic -p '" + Json.REQUEST.writeValueAsString(patch) + "'";
         if (!kind.equals("Pod")) {
             // (patching the template rolls the workload's pods; they start with the new limits)
             return "kubectl" + ns + " patch " + kind.toLowerCase(Locale.ROOT) + " " + name + body;
         }
+        return "kubectl" + ns + " patch pod " + name + " --subresource resize" + body;
+    }
+
+    private static String kubectl(String kind, String name, String namespace, JsonNode patch, boolean removing,
+                                  List<String> notes) {
+        if (kind.equals("Pod")) {
+            podNote(removing, notes);
+        }
+        return command(kind, name, namespace, patch);
+    }
+
+    private static void podNote(boolean removing, List<String> notes) {
         if (removing) {
             notes.add("a running pod's limit cannot be removed in place: change it where the pod comes from and "
                     + "re-create the pod");
@@ -134,6 +146,5 @@ public final class ContainerPatch {
             notes.add("a bare pod is resized in place (the resize subresource, Kubernetes 1.33 and later); "
                     + "change it where the pod comes from too, or the next pod has the old limit");
         }
-        return "kubectl" + ns + " patch pod " + name + " --subresource resize" + body;
     }
 }

@@ -195,4 +195,45 @@ class AdviceApplyTests {
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("did you mean 'maxThrottledPeriodsPct'");
     }
+
+    @Test
+    void everyContainerOfAPodIsAdvisedAtOnceAndOnePatchSetsThemAll() throws Exception {
+        JsonNode pod = Http.JSON.readTree(SimulationExamples.KUBERNETES).path("kubernetes").path("pod");
+        ObjectNode advice = podAdvice(pod);
+        ((ObjectNode) advice.path("kubernetes")).remove("container");
+        advice.set("objective", Http.JSON.readTree("{\"preset\": \"CPUThrottlingHigh\"}"));
+        HttpResponse<String> r = http.post("/api/v1/advice", advice.toString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        String id = Http.json(r).path("id").asString();
+        assertThat(Http.json(r).path("pod").path("containers").findValuesAsString("container"))
+                .containsExactly("web", "log-shipper");
+        JsonNode view = null;
+        for (int i = 0; i < 6000; i++) { // (bounded by a count, not a time)
+            view = Http.json(http.get("/api/v1/advice/" + id));
+            if (!view.path("pod").path("status").asString().equals("RUNNING")) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertThat(view.path("pod").path("status").asString()).as(view.toString()).isEqualTo("SUCCEEDED");
+        JsonNode patched = StrategicMerge.apply(pod, view.path("pod").path("patch"));
+        assertThat(view.path("pod").path("kubectl").asString()).startsWith("kubectl -n shop patch pod web");
+        for (JsonNode m : view.path("pod").path("containers")) {
+            JsonNode own = Http.json(http.get("/api/v1/advice/" + m.path("id").asString()));
+            assertThat(own.path("status").asString()).isEqualTo("SUCCEEDED");
+            assertThat(own.path("request").path("container").asString()).isEqualTo(m.path("container").asString());
+            JsonNode c = null;
+            for (JsonNode x : patched.path("spec").path("containers")) {
+                c = x.path("name").equals(m.path("container")) ? x : c;
+            }
+            assertThat(c.path("resources")).isEqualTo(own.path("apply").path("kubernetes").path("resources"));
+        }
+        ObjectNode sim = (ObjectNode) Http.JSON.readTree(SimulationExamples.KUBERNETES);
+        ((ObjectNode) sim.path("kubernetes")).set("pod", patched);
+        sim.put("durationMs", 1000);
+        sim.put("repetitions", 2);
+        for (double pct : webThrottledPct(sim)) {
+            assertThat(pct).isLessThanOrEqualTo(25);
+        }
+    }
 }
