@@ -261,7 +261,7 @@ class AdviceRules {
         } catch (InvalidRequestException e) {
             List<Violation> prefixed = new ArrayList<>();
             e.violations().forEach(x -> prefixed.add(new Violation("request." + x.field(), x.message())));
-            throw new InvalidRequestException(e.malformed(), prefixed);
+            throw new InvalidRequestException(e.malformed(), prefixed, e.kind());
         }
     }
 

@@ -39,6 +39,34 @@ public class AdviceSubmissions {
         this.clients = clients;
     }
 
+    /**
+     * A Kubernetes object posted as it is (what kubectl printed) is not an advice request: answered with the exact
+     * request that wraps it, rather than an unknown field "apiVersion".
+     */
+    private static void notAManifest(String body) {
+        tools.jackson.databind.JsonNode tree;
+        try {
+            tree = Json.STORED.readTree(body);
+        } catch (RuntimeException e) {
+            return; // (the strict reading names what is wrong)
+        }
+        if (tree == null || !tree.isObject() || !tree.has("apiVersion") || !tree.has("kind")) {
+            return;
+        }
+        String kind = tree.path("kind").asString("object");
+        StringBuilder workloads = new StringBuilder();
+        for (tools.jackson.databind.JsonNode c : Manifests.containers(tree)) {
+            workloads.append(workloads.length() == 0 ? "" : ", ").append('"').append(c.path("name").asString(""))
+                    .append("\": {\"type\": \"periodic\", \"threads\": 2, \"runUs\": 2000, \"sleepUs\": 8000}");
+        }
+        throw new InvalidRequestException(false, List.of(new dev.schedsim.http.Violation("$", "this is a Kubernetes "
+                + kind + ", not an advice request; send it wrapped, with the node and what each container runs: "
+                + "{\"kubernetes\": {\"pod\": <this " + kind + ">, \"topology\": {\"preset\": \"validation-2c\"}, "
+                + "\"workloads\": {" + workloads + "}}, \"objective\": {\"preset\": \"CPUThrottlingHigh\"}} "
+                + "(without kubernetes.container every container is advised)")),
+                InvalidRequestException.Kind.NOT_THIS_ENDPOINT);
+    }
+
     /** Submits an advice request body (JSON): 202 with Location /api/v1/advice/{id} and the advice as it starts. */
     public ResponseEntity<Object> submit(String body) {
         ResponseEntity<AdviceView> r = accept(body);
@@ -46,6 +74,7 @@ public class AdviceSubmissions {
     }
 
     ResponseEntity<AdviceView> accept(String body) {
+        notAManifest(body);
         AdviceRequest r = reader.read(body, AdviceRequest.class);
         List<AdviceSpec> specs = new ArrayList<>();
         List<String> containers = r.kubernetes() != null && r.kubernetes().container() == null && r.request() == null
