@@ -15,6 +15,7 @@ final class AdviceApply {
     }
 
     /** What to apply; {@code kubernetes} only for a pod's container. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     @Schema(name = "AdviceApply")
     public record Apply(@Schema(description = "cgroup v2 cpu.max: \"max\" when the limit is to go") String cpuMax,
                         @Schema(description = "cgroup v2 cpu.max.burst, µs") long cpuMaxBurst,
@@ -25,6 +26,7 @@ final class AdviceApply {
                         KubernetesPatch kubernetes) {
     }
 
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     @Schema(name = "AdviceApplyKubernetes")
     public record KubernetesPatch(String kind, String name, String namespace, String container,
                                   @Schema(description = "strategic-merge patch of the object given",

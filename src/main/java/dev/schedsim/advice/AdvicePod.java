@@ -18,6 +18,7 @@ final class AdvicePod {
     private AdvicePod() {
     }
 
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     @Schema(name = "AdvicePod")
     public record View(@Schema(description = "RUNNING until every container's advice has ended, then SUCCEEDED "
                                + "if all did, else FAILED") SimulationStatus status,
@@ -27,6 +28,7 @@ final class AdvicePod {
                        @Schema(description = "kubectl patch with that patch") String kubectl) {
     }
 
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     @Schema(name = "AdvicePodMember")
     public record Member(String container, String id, SimulationStatus status,
                          @Schema(description = "limit, remove-limit or none") String answer,
