@@ -9,7 +9,19 @@ import java.util.List;
  * the figures were monotone in the quota where the search looked.
  */
 public record AdviceAnswer(Recommendation recommendation, Candidate current, Candidate bracket,
-                           List<Candidate> candidates, boolean monotone, int steps, String summary) {
+                           List<Candidate> candidates, boolean monotone, int steps, String summary,
+                           String answer, Candidate unlimited, RemoveLimit removeLimit, AdviceApply.Apply apply) {
+
+    /** Without the "what to apply" parts: the search's own answer. */
+    AdviceAnswer(Recommendation recommendation, Candidate current, Candidate bracket, List<Candidate> candidates,
+                 boolean monotone, int steps, String summary) {
+        this(recommendation, current, bracket, candidates, monotone, steps, summary,
+                recommendation == null ? "none" : "limit", null, null, null);
+    }
+
+    /** Removing the limit as the answer: why it is the better one, and what it costs. */
+    public record RemoveLimit(String why, String cost) {
+    }
 
     /** cpu.max, cpu.max.burst and a pod's limits.cpu for the answer. */
     public record Recommendation(String cpuMax, long cpuMaxBurst, String limitsCpu, long quotaUs, long periodUs,
@@ -18,10 +30,13 @@ public record AdviceAnswer(Recommendation recommendation, Candidate current, Can
 
     /** A setting and its outcome (worst figure over the repetitions). */
     public record Candidate(String cpuMax, long cpuMaxBurst, boolean met, Double throttledPeriodsPct,
-                            Double p99WakeupLatencyUs, Double p99RequestLatencyUs, Double completionUs) {
+                            Double p99WakeupLatencyUs, Double p99RequestLatencyUs, Double completionUs,
+                            @io.swagger.v3.oas.annotations.media.Schema(description = "the cgroup's mean CPU use, "
+                                    + "CPUs (usage_usec over the simulated time; the largest repetition's)")
+                            Double usageCpus) {
         static Candidate of(AdviceSearch.Outcome o, String cpuMax, long burst) {
             return new Candidate(cpuMax, burst, o.met(), o.throttledPeriodsPct(), o.p99WakeupLatencyUs(),
-                    o.p99RequestLatencyUs(), o.completionUs());
+                    o.p99RequestLatencyUs(), o.completionUs(), o.usageCpus());
         }
 
         static Candidate of(AdviceSearch.Outcome o) {

@@ -69,7 +69,7 @@ class AdviceController {
                 @ApiResponse(responseCode = "413", description = "Body above schedsim.max-body-size"),
                 @ApiResponse(responseCode = "422", description = "The grid or the request beyond schedsim.limits.*")})
     ResponseEntity<AdviceView> submit(HttpServletRequest http) {
-        return submissions.accept(reader.body(http));
+        return submissions.accept(reader.jsonOrYamlBody(http));
     }
 
     @GetMapping("/{id}")
@@ -107,6 +107,6 @@ class AdviceController {
     }
 
     AdviceView view(Advice a) {
-        return AdviceView.of(a, reader);
+        return AdviceView.of(a, reader, advices);
     }
 }

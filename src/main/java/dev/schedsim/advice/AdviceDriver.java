@@ -120,7 +120,7 @@ public class AdviceDriver {
             case SUCCEEDED -> {
                 AdviceSearch.State after = record(spec, s, next, step.result());
                 if (AdviceSearch.finished(after)) {
-                    AdviceAnswer answer = AdviceAnswer.of(after, currentCpuMax(spec), currentBurst(spec));
+                    AdviceAnswer answer = AdviceApply.answer(spec, after, currentCpuMax(spec), currentBurst(spec));
                     a.step(Json.STORED.writeValueAsString(after), a.getSimulationId(), 1);
                     a.finish(SimulationStatus.SUCCEEDED, Json.STORED.writeValueAsString(answer), null, clock.instant());
                 } else {
@@ -150,6 +150,11 @@ public class AdviceDriver {
             if (current.isPresent()) {
                 after = after.withCurrent(AdviceEvaluation.evaluate(spec, new AdviceSearch.Setting(-1, -1, 0),
                         current.get()));
+            }
+            Optional<ResultDocument.Variant> unlimited = variant(result, AdviceSteps.UNLIMITED);
+            if (unlimited.isPresent()) {
+                after = after.withUnlimited(AdviceEvaluation.evaluate(spec, new AdviceSearch.Setting(-1, -1, 0),
+                        unlimited.get()));
             }
         }
         return after;

@@ -14,8 +14,8 @@ final class AdviceEvaluation {
 
     static AdviceSearch.Outcome evaluate(AdviceSpec spec, AdviceSearch.Setting setting, ResultDocument.Variant v) {
         List<Figures> runs = v.runs() != null && !v.runs().isEmpty()
-                ? v.runs().stream().map(r -> figures(spec, r.cgroups(), r.workloads())).toList()
-                : List.of(figures(spec, v.cgroups(), v.workloads()));
+                ? v.runs().stream().map(r -> figures(spec, r.cgroups(), r.workloads(), r.simulatedUs())).toList()
+                : List.of(figures(spec, v.cgroups(), v.workloads(), v.simulatedUs()));
         AdviceSpec.Objective o = spec.objective();
         boolean met = true;
         Figures worst = null;
@@ -25,7 +25,7 @@ final class AdviceEvaluation {
             worst = worst == null ? f : worst.max(f);
         }
         return new AdviceSearch.Outcome(setting, met, worst.throttledPct, worst.p99Wakeup, worst.p99Request,
-                worst.completion);
+                worst.completion, worst.usageCpus);
     }
 
     /** A figure within its bound; a missing figure (a workload that never completed) is not. */
@@ -33,11 +33,13 @@ final class AdviceEvaluation {
         return bound == null || (value != null && value <= bound);
     }
 
-    private record Figures(Double throttledPct, Double p99Wakeup, Double p99Request, Double completion) {
+    /** One repetition's figures; {@code usageCpus} is the cgroup's mean CPU use (usage_usec / simulated µs). */
+    private record Figures(Double throttledPct, Double p99Wakeup, Double p99Request, Double completion,
+                           Double usageCpus) {
         Figures max(Figures o) {
             return new Figures(mx(throttledPct, o.throttledPct), mx(p99Wakeup, o.p99Wakeup),
                     mx(p99Request, o.p99Request), completion == null || o.completion == null ? null
-                    : Double.valueOf(Math.max(completion, o.completion)));
+                    : Double.valueOf(Math.max(completion, o.completion)), mx(usageCpus, o.usageCpus));
         }
 
         private static Double mx(Double a, Double b) {
@@ -52,13 +54,17 @@ final class AdviceEvaluation {
     }
 
     private static Figures figures(AdviceSpec spec, List<ResultDocument.Cgroup> cgroups,
-                                   List<ResultDocument.Workload> workloads) {
+                                   List<ResultDocument.Workload> workloads, Double simulatedUs) {
         Double throttled = null;
+        Double usage = null;
         for (ResultDocument.Cgroup c : cgroups) {
             if (c.path().equals(spec.cgroup())) {
                 ResultDocument.CpuStat s = c.cpuStat();
                 double periods = s.nrPeriods() == null ? 0 : s.nrPeriods();
                 throttled = periods == 0 ? 0.0 : 100.0 * (s.nrThrottled() == null ? 0 : s.nrThrottled()) / periods;
+                if (s.usageUsec() != null && simulatedUs != null && simulatedUs > 0) {
+                    usage = s.usageUsec() / simulatedUs;
+                }
             }
         }
         Double wake = null;
@@ -71,6 +77,6 @@ final class AdviceEvaluation {
                 completion = w.completionUs();
             }
         }
-        return new Figures(throttled, wake, request, completion);
+        return new Figures(throttled, wake, request, completion, usage);
     }
 }

@@ -43,11 +43,24 @@ public record AdviceRequest(
             java.util.Map<String, SimulationRequest.WorkloadRequest> workloads,
             @Schema(description = "the container runtime (default runc-1.3.2)") String runtime,
             @Schema(description = "the kubelet's cpuCFSQuotaPeriod (default 100ms)") String cpuCFSQuotaPeriod,
-            @Schema(description = "the container whose limits.cpu is sought", example = "web") String container) {
+            @Schema(description = "the container whose limits.cpu is sought; without it every container of the "
+                    + "pod is advised at once (one advice each, the others at their current limits)",
+                    example = "web") String container) {
+        Kubernetes withContainer(String name) {
+            return new Kubernetes(pod, topology, workloads, runtime, cpuCFSQuotaPeriod, name);
+        }
+    }
+
+    AdviceRequest withContainer(String container) {
+        return new AdviceRequest(name, request, kubernetes.withContainer(container), durationMs, seed, cgroup,
+                workload, objective, search, repetitions);
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Objective(
+            @Schema(description = "a named objective instead of maxThrottledPeriodsPct: CPUThrottlingHigh (at most "
+                    + "25 % of periods throttled, kube-prometheus' alert), throttled-10pct, throttled-1pct",
+                    example = "CPUThrottlingHigh") String preset,
             @Schema(description = "at most this share of the cgroup's periods throttled, % (nr_throttled / "
                     + "nr_periods)", example = "5", minimum = "0") Double maxThrottledPeriodsPct,
             @Schema(description = "the workload's wakeup latency p99 at most, µs", minimum = "0")

@@ -7,6 +7,7 @@ import dev.schedsim.http.RequestReader;
 import dev.schedsim.http.Violation;
 import dev.schedsim.http.Violations;
 import dev.schedsim.json.Json;
+import dev.schedsim.kubernetes.Manifests;
 import dev.schedsim.request.CgroupRules;
 import dev.schedsim.request.Limits;
 import dev.schedsim.request.SimulationRequest;
@@ -52,10 +53,12 @@ class AdviceRules {
             v.add("request.sweep", "the advisor makes the variants (one per setting): leave it out");
         }
         SimulationRequest.CgroupRequest sized = sized(q, at.cgroup(), v);
-        AdviceRequest.Objective o = r.objective();
+        AdviceRequest.Objective o = ObjectivePreset.resolve(r.objective(), v);
         boolean aboutWorkload = objective(o, v);
         workload(q, at.workload(), aboutWorkload, o, v);
-        AdviceSpec.Search search = search(r.search(), sized, v);
+        AdviceRequest.Search given = r.search() == null && at.container() != null
+                ? podSearch(at, sized) : r.search();
+        AdviceSpec.Search search = search(given, sized, v);
         int repetitions = r.repetitions() == null ? DEFAULT_REPETITIONS : r.repetitions();
         if (repetitions < 1) {
             v.add("repetitions", "must be >= 1");
@@ -64,13 +67,36 @@ class AdviceRules {
 
         AdviceSpec spec = new AdviceSpec(r.name(), (JsonNode) Json.REQUEST.valueToTree(q), at.cgroup(),
                 at.workload(), new AdviceSpec.Objective(o.maxThrottledPeriodsPct(), o.maxP99WakeupLatencyUs(),
-                        o.maxP99RequestLatencyUs(), o.maxCompletionUs()), search, repetitions, at.pod());
-        checkFirstStep(spec);
-        return spec;
+                        o.maxP99RequestLatencyUs(), o.maxCompletionUs(), o.preset()), search, repetitions, at.pod(),
+                at.container(), null, null);
+        int cpus = checkFirstStep(spec);
+        return new AdviceSpec(spec.name(), spec.request(), spec.cgroup(), spec.workload(), spec.objective(),
+                spec.search(), spec.repetitions(), spec.pod(), spec.container(), cpus, null);
     }
 
-    /** The request to size, the cgroup and the workload: as given, or those of a pod's container. */
-    private record Target(SimulationRequest request, String cgroup, String workload, AdviceSpec.Pod pod) {
+    /**
+     * The request to size, the cgroup and the workload: as given, or those of a pod's container (then
+     * {@code container} is its name and {@code nodeCpus} the node's CPUs).
+     */
+    private record Target(SimulationRequest request, String cgroup, String workload, AdviceSpec.Pod pod,
+                          String container, int nodeCpus) {
+    }
+
+    /**
+     * A pod advice without search: quotas on the sized cgroup's period from the container's request (10m without
+     * one: below that a limit is no use) to the node's CPUs, beyond which a limit cannot bind.
+     */
+    private static AdviceRequest.Search podSearch(Target at, SimulationRequest.CgroupRequest sized) {
+        long period = CgroupRules.periodOf(sized == null ? null : sized.cpuMax());
+        long requestMilli = 0;
+        for (JsonNode c : Manifests.containers(at.request().kubernetes().pod())) {
+            if (c.path("name").asString("").equals(at.container())) {
+                requestMilli = Manifests.cpuRequestMilli(c);
+            }
+        }
+        long min = Math.max(CgroupSpec.MIN_QUOTA_PERIOD_US, Math.max(10, requestMilli) * period / 1000);
+        long max = Math.max(min, (long) at.nodeCpus() * period);
+        return new AdviceRequest.Search(new AdviceRequest.Range(min, max), null, null, null);
     }
 
     private Target target(AdviceRequest r, Violations v) {
@@ -88,7 +114,7 @@ class AdviceRules {
             if (r.seed() != null) {
                 v.add("seed", "with request, give request.seed (seed is for kubernetes)");
             }
-            return new Target(q, r.cgroup(), r.workload(), null);
+            return new Target(q, r.cgroup(), r.workload(), null, null, 0);
         }
         if (q != null) {
             v.add("request", "give either request or kubernetes, not both");
@@ -97,7 +123,8 @@ class AdviceRules {
             v.add("cgroup", "leave it out with kubernetes: the container's cgroup is sized");
         }
         v.throwIfAny();
-        q = pod(r);
+        RequestValidator.Accepted accepted = pod(r);
+        q = accepted.request();
         String container = r.kubernetes().container();
         SimulationRequest.WorkloadRequest w = q.workloads().stream().filter(x -> x.name().equals(container))
                 .findFirst().orElse(null);
@@ -107,7 +134,8 @@ class AdviceRules {
                     + q.workloads().stream().map(SimulationRequest.WorkloadRequest::name).toList());
             v.throwIfAny();
         }
-        return new Target(q, w.cgroup(), r.workload() == null ? container : r.workload(), podLimit(q, w.cgroup()));
+        return new Target(q, w.cgroup(), r.workload() == null ? container : r.workload(), podLimit(q, w.cgroup()),
+                container, cpus(accepted.plan()));
     }
 
     /** The request's entry of the cgroup to size, or null after a violation. */
@@ -215,36 +243,36 @@ class AdviceRules {
      * The first step's grid against {@code schedsim.limits.max-variants} (422), and its simulation checked as it
      * will be submitted: the request's own rules and limits, its violations named under {@code request}.
      */
-    private void checkFirstStep(AdviceSpec spec) {
+    private int checkFirstStep(AdviceSpec spec) {
         AdviceSpec.Search s = spec.search();
         List<AdviceSearch.Setting> first = AdviceSearch.next(AdviceSearch.start(s.quotaUs().min(), s.quotaUs().max(),
                 s.resolutionUs(), s.periodsUs(), s.burstsUs()));
         if (first.isEmpty()) {
             throw InvalidRequestException.of("search.burstsUs", "every burst is above quotaUs.max: nothing to search");
         }
-        long variants = first.size() + 1L; // (and the request as it is)
+        long variants = first.size() + 2L; // (and the request as it is, and without a limit)
         if (variants > limits.maxVariants()) {
             throw new LimitExceededException(List.of(new LimitExceededException.Exceeded(
                     "schedsim.limits.max-variants", limits.maxVariants(), variants, "search")));
         }
         try {
-            validator.accept(reader.read(steps.stepRequest(spec, first, true, "advice-check"),
-                    SimulationRequest.class));
+            return cpus(validator.accept(reader.read(steps.stepRequest(spec, first, true, "advice-check"),
+                    SimulationRequest.class)).plan());
         } catch (InvalidRequestException e) {
             List<Violation> prefixed = new ArrayList<>();
             e.violations().forEach(x -> prefixed.add(new Violation("request." + x.field(), x.message())));
-            throw new InvalidRequestException(e.malformed(), prefixed);
+            throw new InvalidRequestException(e.malformed(), prefixed, e.kind());
         }
     }
 
     /** The simulation request of a pod to size, as accepted (its cgroups and workloads derived). */
-    private SimulationRequest pod(AdviceRequest r) {
+    private RequestValidator.Accepted pod(AdviceRequest r) {
         AdviceRequest.Kubernetes k = r.kubernetes();
         SimulationRequest q = new SimulationRequest(r.name(), null, null, null, null,
                 r.durationMs() == null ? DEFAULT_POD_DURATION_MS : r.durationMs(), r.seed(), null, null, null, null,
                 new SimulationRequest.KubernetesRequest(k.pod(), k.topology(), k.workloads(), k.runtime(),
                         k.cpuCFSQuotaPeriod()), null);
-        return validator.accept(q).request();
+        return validator.accept(q);
     }
 
     /**
@@ -267,6 +295,11 @@ class AdviceRules {
     }
 
     static final long DEFAULT_POD_DURATION_MS = 10_000;
+
+    /** The machine's CPUs (every variant of a plan runs on the same one). */
+    private static int cpus(dev.schedsim.request.SimulationPlan plan) {
+        return plan.variants().get(0).spec().topology().cpuCount();
+    }
 
     private static void nonNegative(Double x, String field, Violations v) {
         if (x != null && !(x >= 0)) {

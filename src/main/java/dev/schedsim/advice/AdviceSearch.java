@@ -39,7 +39,11 @@ public final class AdviceSearch {
 
     /** What a setting gave: the worst value over its repetitions of each measured figure, and the verdict. */
     public record Outcome(Setting setting, boolean met, Double throttledPeriodsPct, Double p99WakeupLatencyUs,
-                          Double p99RequestLatencyUs, Double completionUs) {
+                          Double p99RequestLatencyUs, Double completionUs, Double usageCpus) {
+        public Outcome(Setting setting, boolean met, Double throttledPeriodsPct, Double p99WakeupLatencyUs,
+                       Double p99RequestLatencyUs, Double completionUs) {
+            this(setting, met, throttledPeriodsPct, p99WakeupLatencyUs, p99RequestLatencyUs, completionUs, null);
+        }
     }
 
     /** One grid point's bisection: the largest failing and the smallest passing quota found so far. */
@@ -50,10 +54,22 @@ public final class AdviceSearch {
         }
     }
 
-    /** The search's state between steps; {@code current} is the request's own setting's outcome, from step 1. */
-    public record State(long resolutionUs, int step, List<Point> points, List<Outcome> tried, Outcome current) {
+    /**
+     * The search's state between steps; {@code current} is the request's own setting's outcome and
+     * {@code unlimited} the cgroup's without a limit, both from step 1 (null in a row stored before they were).
+     */
+    public record State(long resolutionUs, int step, List<Point> points, List<Outcome> tried, Outcome current,
+                        Outcome unlimited) {
+        public State(long resolutionUs, int step, List<Point> points, List<Outcome> tried, Outcome current) {
+            this(resolutionUs, step, points, tried, current, null);
+        }
+
         public State withCurrent(Outcome o) {
-            return new State(resolutionUs, step, points, tried, o);
+            return new State(resolutionUs, step, points, tried, o, unlimited);
+        }
+
+        public State withUnlimited(Outcome o) {
+            return new State(resolutionUs, step, points, tried, current, o);
         }
     }
 
@@ -138,7 +154,7 @@ public final class AdviceSearch {
             }
             points.add(p.with(failing, passing, done));
         }
-        return new State(s.resolutionUs(), s.step() + 1, points, tried, s.current());
+        return new State(s.resolutionUs(), s.step() + 1, points, tried, s.current(), s.unlimited());
     }
 
     /** Whether every point is settled. */

@@ -18,7 +18,23 @@ public record AdviceSpec(@Schema(types = {"string", "null"}) String name,
                                  types = {"string", "null"}) String workload,
                          Objective objective, Search search, int repetitions,
                          @Schema(description = "null unless a pod's cgroup is limited with the container",
-                                 types = {"object", "null"}) Pod pod) {
+                                 types = {"object", "null"}) Pod pod,
+                         @Schema(description = "with a pod: the container sized", types = {"string", "null"})
+                         String container,
+                         @Schema(description = "the machine's CPUs: a limit of this many CPUs or more never binds",
+                                 types = {"integer", "null"}) Integer nodeCpus,
+                         @Schema(description = "with every container of a pod advised at once: each container's "
+                                 + "advice", types = {"array", "null"}) java.util.List<Member> group) {
+
+    /** One container's advice of a pod advised at once. */
+    @Schema(name = "AcceptedAdviceMember")
+    public record Member(String container, String id) {
+    }
+
+    AdviceSpec withGroup(java.util.List<Member> members) {
+        return new AdviceSpec(name, request, cgroup, workload, objective, search, repetitions, pod, container,
+                nodeCpus, members);
+    }
 
     /**
      * For a pod whose cgroup the kubelet limits to the sum of its containers' limits (ResourceConfigForPod): the
@@ -33,7 +49,9 @@ public record AdviceSpec(@Schema(types = {"string", "null"}) String name,
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     @Schema(name = "AcceptedAdviceObjective")
     public record Objective(Double maxThrottledPeriodsPct, Double maxP99WakeupLatencyUs,
-                            Double maxP99RequestLatencyUs, Double maxCompletionUs) {
+                            Double maxP99RequestLatencyUs, Double maxCompletionUs,
+                            @Schema(description = "the preset the throttled share came from, if named")
+                            String preset) {
     }
 
     /** The quotas (min to max, in steps of resolutionUs), periods and bursts to search, µs. */

@@ -12,6 +12,8 @@ import java.util.List;
 public interface AdviceSteps {
     /** The variant label of the request's own setting. */
     String CURRENT = "current";
+    /** The first step's variant of the sized cgroup without a limit. */
+    String UNLIMITED = "unlimited";
 
     /**
      * Submits a step's simulation; the key makes a repeated submission (another instance, a retry after a lost

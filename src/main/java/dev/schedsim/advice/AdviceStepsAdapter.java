@@ -41,6 +41,12 @@ class AdviceStepsAdapter implements AdviceSteps {
         ArrayNode variants = r.putArray("variants");
         if (withCurrent) {
             variants.addObject().put("label", CURRENT);
+            // without a limit: whether removing it is the better answer, and what the cgroup then takes
+            ArrayNode cgroups = variants.addObject().put("label", UNLIMITED).putArray("cgroups");
+            cgroups.addObject().put("path", spec.cgroup()).put("cpuMax", "max").put("cpuMaxBurst", 0);
+            if (spec.pod() != null) { // (a container without a limit leaves the pod cgroup without one)
+                cgroups.addObject().put("path", spec.pod().cgroup()).put("cpuMax", "max");
+            }
         }
         for (AdviceSearch.Setting s : settings) {
             ObjectNode v = variants.addObject();

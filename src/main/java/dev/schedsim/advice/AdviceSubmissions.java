@@ -6,7 +6,11 @@ import dev.schedsim.queue.Durability;
 import dev.schedsim.security.Clients;
 import java.net.URI;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import dev.schedsim.http.InvalidRequestException;
+import dev.schedsim.kubernetes.Manifests;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -41,6 +45,34 @@ public class AdviceSubmissions {
         this.clients = clients;
     }
 
+    /**
+     * A Kubernetes object posted as it is (what kubectl printed) is not an advice request: answered with the exact
+     * request that wraps it, rather than an unknown field "apiVersion".
+     */
+    private static void notAManifest(String body) {
+        tools.jackson.databind.JsonNode tree;
+        try {
+            tree = Json.STORED.readTree(body);
+        } catch (RuntimeException e) {
+            return; // (the strict reading names what is wrong)
+        }
+        if (tree == null || !tree.isObject() || !tree.has("apiVersion") || !tree.has("kind")) {
+            return;
+        }
+        String kind = tree.path("kind").asString("object");
+        StringBuilder workloads = new StringBuilder();
+        for (tools.jackson.databind.JsonNode c : Manifests.containers(tree)) {
+            workloads.append(workloads.length() == 0 ? "" : ", ").append('"').append(c.path("name").asString(""))
+                    .append("\": {\"type\": \"periodic\", \"threads\": 2, \"runUs\": 2000, \"sleepUs\": 8000}");
+        }
+        throw new InvalidRequestException(false, List.of(new dev.schedsim.http.Violation("$", "this is a Kubernetes "
+                + kind + ", not an advice request; send it wrapped, with the node and what each container runs: "
+                + "{\"kubernetes\": {\"pod\": <this " + kind + ">, \"topology\": {\"preset\": \"validation-2c\"}, "
+                + "\"workloads\": {" + workloads + "}}, \"objective\": {\"preset\": \"CPUThrottlingHigh\"}} "
+                + "(without kubernetes.container every container is advised)")),
+                InvalidRequestException.Kind.NOT_THIS_ENDPOINT);
+    }
+
     /** Submits an advice request body (JSON): 202 with Location /api/v1/advice/{id} and the advice as it starts. */
     public ResponseEntity<Object> submit(String body) {
         ResponseEntity<AdviceView> r = accept(body);
@@ -48,18 +80,39 @@ public class AdviceSubmissions {
     }
 
     ResponseEntity<AdviceView> accept(String body) {
+        notAManifest(body);
         AdviceRequest r = reader.read(body, AdviceRequest.class);
-        AdviceSpec spec = rules.accept(r);
-        String id = UUID.randomUUID().toString();
+        List<AdviceSpec> specs = new ArrayList<>();
+        List<String> containers = r.kubernetes() != null && r.kubernetes().container() == null && r.request() == null
+                ? Manifests.containers(r.kubernetes().pod()).stream().map(c -> c.path("name").asString("")).toList()
+                : List.of();
+        if (containers.size() > 1) {
+            // every container at once: one advice each, all accepted before any is stored
+            if (r.workload() != null) {
+                throw InvalidRequestException.of("workload", "leave it out when every container is advised: "
+                        + "each container's objective is about its own workload (or give kubernetes.container)");
+            }
+            containers.forEach(c -> specs.add(rules.accept(r.withContainer(c))));
+        } else {
+            specs.add(rules.accept(containers.size() == 1 ? r.withContainer(containers.get(0)) : r));
+        }
+        List<AdviceSpec.Member> group = new ArrayList<>();
+        specs.forEach(s -> group.add(new AdviceSpec.Member(s.container(), UUID.randomUUID().toString())));
         String owner = clients.owner();
         // Inside the client's limits like a simulation (issue 36): its lock held, counted and written at once.
-        Advice a = admission.exclusive(owner, () -> transactions.execute(tx -> {
-            admission.admit(owner, 1);
-            return advices.saveAndFlush(new Advice(id, spec.name(), clock.instant(),
-                    Json.REQUEST.writeValueAsString(spec), AdviceDriver.startState(spec), owner));
+        Advice first = admission.exclusive(owner, () -> transactions.execute(tx -> {
+            admission.admit(owner, specs.size());
+            Advice head = null;
+            for (int i = 0; i < specs.size(); i++) {
+                AdviceSpec spec = specs.size() > 1 ? specs.get(i).withGroup(group) : specs.get(i);
+                Advice a = advices.saveAndFlush(new Advice(group.get(i).id(), spec.name(), clock.instant(),
+                        Json.REQUEST.writeValueAsString(spec), AdviceDriver.startState(spec), owner));
+                head = head == null ? a : head;
+            }
+            return head;
         }));
         durability.flush();
-        return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/api/v1/advice/" + id))
-                .body(AdviceView.of(a, reader));
+        return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/api/v1/advice/" + first.getId()))
+                .body(AdviceView.of(first, reader, advices));
     }
 }

@@ -68,8 +68,9 @@ public class ProblemHandlers extends ResponseEntityExceptionHandler {
         List<Violation> errors = e.violations();
         String detail = errors.size() == 1 ? errors.get(0).field() + ": " + errors.get(0).message()
                 : errors.size() + " fields are invalid; see errors";
-        ProblemDetail p = e.malformed()
-                ? problem(HttpStatus.BAD_REQUEST, "malformed-json", "Malformed JSON", detail)
+        // (a value of the wrong type or an unknown field is well-formed JSON: its title says which it is)
+        ProblemDetail p = e.kind() != null ? problem(HttpStatus.BAD_REQUEST, e.kind().type(), e.kind().title(), detail)
+                : e.malformed() ? problem(HttpStatus.BAD_REQUEST, "malformed-json", "Malformed JSON", detail)
                 : problem(HttpStatus.BAD_REQUEST, "validation", "Invalid request", detail);
         p.setProperty("errors", errors);
         return send(p);

@@ -180,8 +180,19 @@ public class RequestReader {
             }
             return value;
         } catch (JacksonException e) {
-            throw new InvalidRequestException(true, List.of(new Violation(path(e), message(e))));
+            throw new InvalidRequestException(true, List.of(new Violation(path(e), message(e))), kind(e));
         }
+    }
+
+    /** The problem's kind: an unknown field or a value of the wrong type; null for JSON that does not parse. */
+    static InvalidRequestException.Kind kind(JacksonException e) {
+        if (e instanceof PropertyBindingException) {
+            return InvalidRequestException.Kind.UNKNOWN_FIELD;
+        }
+        if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
+            return InvalidRequestException.Kind.WRONG_TYPE; // (InvalidFormatException is one too)
+        }
+        return null;
     }
 
     /** {@code cgroups[1].cpuMax} from Jackson's reference chain; {@code $} for the document itself. */

@@ -27,8 +27,7 @@ public final class PodCgroups {
     /** DNS-1123 label: what the API server takes as a container name. */
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern UID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
-    private static final Set<String> TEMPLATE_KINDS = Set.of("Deployment", "ReplicaSet", "StatefulSet",
-            "DaemonSet", "Job");
+    private static final Set<String> TEMPLATE_KINDS = Manifests.TEMPLATE_KINDS;
 
     private PodCgroups() {
     }
@@ -82,10 +81,13 @@ public final class PodCgroups {
     /** Converts {@code manifest} (a Pod or a workload with a pod template); issues are named under {@code field}. */
     public static Tree convert(JsonNode manifest, String field, Options options) {
         List<Issue> issues = new ArrayList<>();
-        if (manifest == null || !manifest.isObject()) {
-            issues.add(new Issue(field, "must be a Pod (or a Deployment with spec.template) as an object"));
+        Manifests.Located located = Manifests.locate(manifest, field);
+        if (located.issue() != null) {
+            issues.add(located.issue());
             return new Tree(null, null, null, null, List.of(), List.of(), issues);
         }
+        manifest = located.object();
+        field = located.field();
         JsonNode metadata = manifest.path("metadata");
         JsonNode spec = manifest.path("spec");
         String specField = field + ".spec";
@@ -243,6 +245,7 @@ public final class PodCgroups {
                         + "under containers"));
             }
             JsonNode resources = c.path("resources");
+            unknownResourceFields(resources, f + ".resources", issues);
             Quantity cpuLimit = quantity(resources.path("limits").path("cpu"), f + ".resources.limits.cpu", issues);
             Quantity memLimit = quantity(resources.path("limits").path("memory"), f + ".resources.limits.memory",
                     issues);
@@ -261,6 +264,53 @@ public final class PodCgroups {
             out.add(new ContainerResources(name, cpuRequest, cpuLimit, memRequest, memLimit));
         }
         return out;
+    }
+
+    /** ResourceRequirements' fields, and the resource names of requests and limits that matter here. */
+    private static final List<String> RESOURCE_FIELDS = List.of("limits", "requests", "claims");
+    private static final List<String> RESOURCE_NAMES = List.of("cpu", "memory", "ephemeral-storage");
+
+    /**
+     * A misspelt field under resources ("limit", "request", "cpus") would silently leave the container unlimited,
+     * which the API server refuses (strict decoding): named with the field meant.
+     */
+    private static void unknownResourceFields(JsonNode resources, String field, List<Issue> issues) {
+        for (String k : resources.propertyNames()) {
+            if (!RESOURCE_FIELDS.contains(k)) {
+                issues.add(new Issue(field + "." + k, "unknown field" + didYouMean(k, RESOURCE_FIELDS)
+                        + " (a container's resources has " + RESOURCE_FIELDS + ")"));
+            }
+        }
+        for (String section : List.of("limits", "requests")) {
+            for (String k : resources.path(section).propertyNames()) {
+                String hint = didYouMean(k, RESOURCE_NAMES);
+                if (!RESOURCE_NAMES.contains(k) && !hint.isEmpty()) {
+                    issues.add(new Issue(field + "." + section + "." + k, "unknown resource" + hint));
+                }
+            }
+        }
+    }
+
+    /** "; did you mean 'x'?" for a name one or two edits (or a plural) from a known one; else "". */
+    private static String didYouMean(String given, List<String> known) {
+        for (String k : known) {
+            if (given.equalsIgnoreCase(k + "s") || k.equalsIgnoreCase(given + "s") || edits(given, k) <= 2) {
+                return "; did you mean '" + k + "'?";
+            }
+        }
+        return "";
+    }
+
+    private static int edits(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            for (int j = 0; j <= b.length(); j++) {
+                d[i][j] = i == 0 ? j : j == 0 ? i : Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1),
+                        d[i - 1][j - 1] + (Character.toLowerCase(a.charAt(i - 1))
+                                == Character.toLowerCase(b.charAt(j - 1)) ? 0 : 1));
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     /** A quantity field (a string such as "500m", or a number), null when absent; an issue when malformed. */
