@@ -32,7 +32,6 @@ class ProblemErrorPages {
                 if (context.getParent() instanceof StandardHost host) {
                     host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
                 }
-                context.getPipeline().addValve(new UnreadBodyValve());
             });
             // A body read waits at most schedsim.body-timeout (Tomcat's default keeps the connection timeout,
             // 60 s, for every read of a slow upload).
