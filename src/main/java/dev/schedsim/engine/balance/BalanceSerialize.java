@@ -25,8 +25,8 @@ final class BalanceSerialize {
     private final Cpu[] cpus;
     private final Execution execution;
     private final BalanceCounters counters;
-    /** The mean transfer between two distinct CPUs of the machine: the cost of each queued access. */
-    private final long queuedTransferNs;
+    /** The mean transfer between two distinct CPUs of the machine: the cost of each queued access (-1: not yet). */
+    private long queuedTransferNs = -1;
     private long lineFreeAt = Long.MIN_VALUE / 2;
     private int lastWriter = -1;
     /** The flag's value: a CPU holds sched_balance_running. */
@@ -45,7 +45,6 @@ final class BalanceSerialize {
         this.cpus = cpus;
         this.execution = execution;
         this.counters = counters;
-        this.queuedTransferNs = meanTransferNs(topo, this.transferNs);
     }
 
     /** atomic_cmpxchg_acquire(&sched_balance_running, 0, 1): true when this CPU got it. */
@@ -71,7 +70,7 @@ final class BalanceSerialize {
      * wait for the line (the store buffer drains it), but it needs the line once more, in turn with whoever asks for
      * it by then.
      */
-    void release(int cpu, long holdNs) {
+    void release(long holdNs) {
         releaseAt = acquiredAt + holdNs;
     }
 
@@ -91,6 +90,10 @@ final class BalanceSerialize {
     private long transfer(int cpu, long at) {
         long done;
         if (lineFreeAt > at) {
+            if (queuedTransferNs < 0) {
+                // O(CPUs²) once, and only on a machine whose balancing ever queues for the line
+                queuedTransferNs = meanTransferNs(topo, transferNs);
+            }
             done = lineFreeAt + queuedTransferNs;
         } else {
             done = at + (lastWriter < 0 ? 0 : transferNs[distance(topo, lastWriter, cpu)]);

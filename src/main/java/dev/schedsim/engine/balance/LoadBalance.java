@@ -13,7 +13,7 @@ import dev.schedsim.engine.topology.SchedDomainShared;
 import dev.schedsim.engine.topology.Topology;
 
 /**
- * Load balancing as kernel/sched/fair.c does it (kernel-facts §3–§4), built for one run: the periodic balance
+ * Load balancing as kernel/sched/fair.c does it (sched_balance_domains(), sched_balance_rq(), sched_balance_newidle()), built for one run: the periodic balance
  * ({@link PeriodicBalance}), the newidle balance ({@link NewidleBalance}) and what they share — each CPU's
  * domains ({@link SchedDomains}), sched_balance_rq() and its steps, and the counters.
  *
@@ -23,7 +23,7 @@ import dev.schedsim.engine.topology.Topology;
  * what the newidle cost tracking measures.
  *
  * <p><b>Limitations:</b> no asymmetric capacity, misfit or NUMA imbalance allowance; groups of a level are the
- * spans of the level below; load is the root cfs_rq's PELT load (kernel-facts §5.5).
+ * spans of the level below; load is the root cfs_rq's PELT load (cfs_rq_load_avg()).
  */
 public final class LoadBalance {
     private final SchedDomains domains;

@@ -116,7 +116,7 @@ public final class PeriodicBalance {
             }
             if (needSerialize) {
                 // held while sched_balance_rq() ran: the CPU time the balance was charged
-                serialize.release(cpu, cpus[cpu].overheadNs - heldFrom);
+                serialize.release(cpus[cpu].overheadNs - heldFrom);
             }
             next = Math.min(next, sd.lastBalance[cpu][l] + iv);
         }

@@ -14,7 +14,7 @@ import dev.schedsim.engine.spec.KernelConfig;
 import java.util.SplittableRandom;
 
 /**
- * The global side of CFS bandwidth control (kernel/sched/fair.c, kernel-facts §1): a group's pool, refilled by
+ * The global side of CFS bandwidth control (kernel/sched/fair.c, from tg_set_cfs_bandwidth() to sched_cfs_period_timer()): a group's pool, refilled by
  * the period timer and handed out in slices to the CPUs' cfs_rqs; FIFO distribution to throttled cfs_rqs; slack
  * returned by emptied cfs_rqs and redistributed by the slack timer; burst; the 4.18–5.3 slice expiration. Owns
  * each {@link CfsBandwidth}'s pool, timers and period counters.

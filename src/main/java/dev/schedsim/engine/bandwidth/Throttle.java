@@ -16,7 +16,7 @@ import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.stats.Recorder;
 
 /**
- * The local side of CFS bandwidth control (kernel/sched/fair.c, kernel-facts §1): each cfs_rq's runtime,
+ * The local side of CFS bandwidth control (kernel/sched/fair.c, __account_cfs_rq_runtime() to unthrottle_cfs_rq()): each cfs_rq's runtime,
  * charged at update_curr and topped up from the pool in slices, throttling when it is gone and unthrottling
  * when the pool gives it more. The two throttle models are selected by TASK_BASED_THROTTLE: 6.18 parks each task
  * of a throttled hierarchy at its return to user (e1fad12dcb66); off it, the cfs_rq-based model of 6.1 dequeues

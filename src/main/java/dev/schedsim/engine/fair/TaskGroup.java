@@ -13,7 +13,7 @@ public final class TaskGroup {
     public final TaskGroup parent;
     public final List<TaskGroup> children = new ArrayList<>();
     public final int depth;
-    /** tg->shares: cpu.weight × 1024 / 100 (cgroup v2 mapping, kernel-facts §5.1). */
+    /** tg->shares: cpu.weight × 1024 / 100 (sched_weight_from_cgroup(): weight 100 is 1024). */
     public final long shares;
     public final CfsRq[] rq;
     /** The group's entity per CPU (null entries for the root). */

@@ -1,7 +1,7 @@
 package dev.schedsim.engine.spec;
 
 /**
- * The modelled hardware costs of a machine (engine-model.md §2). Every field has a documented default
+ * The modelled hardware costs of a machine (docs/model.md). Every field has a documented default
  * that is an <em>assumption</em> of the model, not a measurement of a particular machine; a topology may
  * override any of them.
  *
@@ -67,7 +67,7 @@ public record HardwareModel(
         double idleExitCpuShare,
         MachineNoise noise) {
 
-    /** Default SMT throughput curves of engine-model.md §2 (assumptions, overridable). */
+    /** Default SMT throughput curves (assumptions, overridable). */
     public static double[] defaultSmtCurve(int threadsPerCore) {
         switch (threadsPerCore) {
             case 1:
@@ -144,10 +144,10 @@ public record HardwareModel(
 
     /**
      * A cache line's transfer from the CPU that last wrote it, by distance (same core, same LLC, another LLC of the
-     * socket, another socket): what one compare-and-swap on a line another CPU holds costs. The orders of the
-     * compare-and-exchange core-to-core latencies Chips and Cheese measured on Sapphire Rapids ("Core to Core
-     * Latency Data on Large Systems", chipsandcheese.com, 2023-11-07: tens of ns inside a die, about twice that
-     * between dies of a socket, one to two hundred across sockets), rounded; assumptions for other machines.
+     * socket, another socket): what one compare-and-swap on a line another CPU holds costs. Assumed orders of
+     * magnitude, not measured here: compare-and-exchange core-to-core latencies on large Intel servers are tens of
+     * ns inside a die, more between dies and one to two hundred ns across sockets (where to check them: Chips and
+     * Cheese, "Core to Core Latency Data on Large Systems", 2023-11-07); a topology may override them.
      */
     public static long[] defaultLineTransferNs() {
         return new long[] {15, 60, 110, 190};

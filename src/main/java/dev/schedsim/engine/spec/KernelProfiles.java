@@ -6,9 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The kernel profiles of features.md: each release's feature values, derived from the release in which
- * each mechanism appeared or was removed ("on from" column). Releases marked ~ there make a profile
- * approximate.
+ * The kernel profiles: each release's feature values, derived from the release in which each mechanism
+ * appeared or was removed (the comparisons below, with the commit in each Feature's comment).
  */
 public final class KernelProfiles {
     private static final Map<String, KernelProfile> PROFILES = new LinkedHashMap<>();

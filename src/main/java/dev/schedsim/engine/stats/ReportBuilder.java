@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The report of a finished run (engine-model.md §6), assembled from what each mechanism counted: cpu.stat per
+ * The report of a finished run (docs/api.md, "The result"), assembled from what each mechanism counted: cpu.stat per
  * cgroup, per workload its threads' sums and latency percentiles, CPU busy/idle/overhead/power, the scheduler's
  * counters, the time series and the trace. Times in µs, percentages 0..100 rounded to 3 decimals.
  */
