@@ -151,13 +151,9 @@ class SeedExperimentsTests {
         System.out.printf("seed 003: 16 groups %.1f ms -> %.1f ms (%+.1f %%), idle %.1f %% -> %.1f %%, newidle "
                         + "balances %.0f -> %.0f; 1 group %+.1f %%; 128 groups %+.1f %%; 5.16 with the 5.15 gate %.1f ms%n",
                 g16[0] / 1e3, g16[1] / 1e3, c16, g16[2], g16[3], g16[4], g16[5], c1, c128, gate[1] / 1e3);
-        // (+9.4 % before update_curr() ran ahead of place_entity() in enqueue_entity(), issue 18: a woken task
-        // placed against an up-to-date min_vruntime preempts its waker less often, and 5.15's CPUs run dry less
-        // (idle 12.8 % -> 5.6 %), so the gate starves less and the gain shrinks to about +2 %)
-        // (+1.9 % and idle 5.4 % -> 2.4 % until a migrating task took its PELT averages along, 2026-12-01: the
-        // balancer now sees each move at once, 5.15's CPUs run dry more often (idle 9.9 %) and 5.16 gains +1.0 %,
-        // idle 7.4 %)
-        assertTrue(c16 > 0.5, "16 groups improve, got " + c16);
+        // (+0.7 % since hackbench's senders sleep on a 277-message socket buffer and are woken together at a
+        // quarter of it, unix_writable(); +4.5 % with the 16-message buffer before: docs/model.md, "Seed 003's table")
+        assertTrue(c16 > 0, "16 groups improve, got " + c16);
         assertTrue(Math.abs(c1) <= 2, "1 group within ±2 %, got " + c1);
         // (+0.9 % before issue 18, +3.5 % after: still far below the mid-range effect's scale in the posting)
         assertTrue(Math.abs(c128) <= 5, "128 groups within ±5 %, got " + c128);

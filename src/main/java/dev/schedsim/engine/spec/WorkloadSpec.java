@@ -335,10 +335,13 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
     }
 
     /**
-     * The default receiver buffer of a hackbench workload, in messages: an assumption standing for hackbench's
-     * 100-byte messages in a small socket buffer.
+     * The default receiver buffer of a hackbench workload, in messages: hackbench's 100-byte writes on a Unix stream
+     * socket whose sk_sndbuf is net.core.wmem_default, SK_WMEM_MAX = 256 × SKB_TRUESIZE(256) = 212 992 bytes
+     * (include/net/sock.h, net/core/sock.c), each write an skb of truesize 768 (its 100 bytes and skb_shared_info
+     * in a 512-byte kmalloc, and the 256-byte sk_buff): sock_alloc_send_pskb() lets a write through while
+     * sk_wmem_alloc is below sk_sndbuf, so 212 992 / 768 = 277 messages are in flight before a sender sleeps.
      */
-    public static final int HACKBENCH_BUFFER_MESSAGES = 16;
+    public static final int HACKBENCH_BUFFER_MESSAGES = 277;
 
     /** A hackbench workload. */
     public static WorkloadSpec hackbench(String name, String cgroup, int groups, int fdsPerGroup, int loops,

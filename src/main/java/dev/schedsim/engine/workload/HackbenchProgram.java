@@ -5,8 +5,12 @@ import dev.schedsim.engine.spec.WorkloadSpec;
 /**
  * hackbench: in each group, every sender writes {@code loops} messages to each receiver of its group; each message
  * costs {@code messageUs} to send and to receive. A receiver's buffer holds {@code bufferMessages} messages (the
- * socket's or pipe's capacity over the message size); a sender that finds it full sleeps in write() until the
- * receiver reads one (pipe_write() and unix_stream_sendmsg() sleep on a full buffer, and a read wakes them).
+ * socket's or pipe's capacity over the message size); a sender that finds it full sleeps in write()
+ * (sock_alloc_send_pskb() → sock_wait_for_wmem() while sk_wmem_alloc ≥ sk_sndbuf). The receiver's reads free the
+ * messages' memory (sock_wfree() → unix_write_space()), which wakes the sleeping senders, all of them at once
+ * (wake_up_interruptible_sync_poll() on a queue they joined with prepare_to_wait(), not exclusively), only once
+ * the buffer is down to a quarter (unix_writable(): sk_wmem_alloc × 4 ≤ sk_sndbuf, net/unix/af_unix.c). So
+ * senders that filled a buffer sleep while its receiver drains three quarters of it, then come back together.
  *
  * <p>Threads of group g: positions {@code g·2·fds .. g·2·fds + fds − 1} are its senders, the next fds its
  * receivers.
@@ -14,6 +18,8 @@ import dev.schedsim.engine.spec.WorkloadSpec;
 final class HackbenchProgram extends Program {
     /** Messages a receiver's buffer holds before a sender's write() sleeps. */
     private final int bufferMessages;
+    /** unix_writable(): at or below this many unread messages the sleeping senders are woken. */
+    private final int writableMessages;
     private final int fds;
     private final long messageNs;
     /** Messages each sender sends (to each receiver in turn), and each receiver reads. */
@@ -31,6 +37,7 @@ final class HackbenchProgram extends Program {
         this.fds = k.fdsPerGroup();
         this.messageNs = k.messageUs() * 1000;
         this.bufferMessages = k.bufferMessages();
+        this.writableMessages = k.bufferMessages() / 4;
         this.total = k.loops() * fds;
         int n = k.threadCount();
         this.pc = new int[n];
@@ -88,9 +95,12 @@ final class HackbenchProgram extends Program {
             default:
                 count[self]++;
                 pc[self] = 1;
-                // Reading made room: a sender blocked on this buffer continues.
-                if (waitSize[self] > 0) {
-                    t.wake(pollWaiter(self), true);
+                // unix_write_space(): once the buffer is down to a quarter, every sender sleeping on it is woken.
+                // (Those sleeping now: a woken sender that finds the buffer full again sleeps anew.)
+                if (waitSize[self] > 0 && t.unreadWakes(self) <= writableMessages) {
+                    for (int n = waitSize[self]; n > 0; n--) {
+                        t.wake(pollWaiter(self), true);
+                    }
                 }
                 return count[self] >= total ? Action.EXIT : Action.BLOCK;
         }

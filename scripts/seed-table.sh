@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# A seed's published table, reproduced on the seed's machine (bench Seed<NNN>Table): one row per shape, baseline
+# and patched kernel over several seeds, in the posting's format. Builds the work tree's engine with javac (no
+# Spring), like scripts/bench-compare.sh.
+# usage: scripts/seed-table.sh 003 [ARGS...]   (003: TOTAL (9600) REPS (3) GROUPS...; -Dcost=true via JAVA_OPTS)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+seed=${1:?usage: scripts/seed-table.sh 003 [ARGS...]}
+shift
+hdr=$(hdr_jar)
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+extract_src WORKTREE "$work/src"
+build_engine "$work/src" "$work/src" "$work/classes" "$hdr" "Seed${seed}Table"
+start=$(date +%s)
+java ${JAVA_OPTS:-} -Xmx6g -cp "$work/classes:$hdr" "dev.schedsim.bench.Seed${seed}Table" "$@"
+echo "wall time: $(( $(date +%s) - start )) s"

@@ -1,0 +1,91 @@
+package dev.schedsim.bench;
+
+import dev.schedsim.engine.Engine;
+import dev.schedsim.engine.EngineSpec;
+import dev.schedsim.engine.Report;
+import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.spec.KernelProfiles;
+import dev.schedsim.engine.spec.TopologyPresets;
+import dev.schedsim.engine.spec.WorkloadSpec;
+import java.util.EnumMap;
+import java.util.List;
+
+/**
+ * Seed 003's table as the posting ran it: {@code hackbench -g G -l (TOTAL / G)} (a fixed number of messages, which
+ * the posting's times imply) on the ThunderX2 preset with its machine noise, 5.15 against 5.16, REPS seeds; prints
+ * each row as {@code groups baseline(+/- std%) patched(+/- std%) gain}, with the idle share, the newidle balances
+ * and, with {@code -Dcost=true}, each level's max_newidle_lb_cost (min/avg/max).
+ *
+ * <p>usage: scripts/seed-table.sh 003 [TOTAL (9600)] [REPS (3)] [GROUPS... (1 4 16 32 64 128 256)]
+ */
+public final class Seed003Table {
+    private Seed003Table() {
+    }
+
+    public static void main(String[] a) {
+        int total = a.length > 0 ? Integer.parseInt(a[0]) : 9600;
+        int reps = a.length > 1 ? Integer.parseInt(a[1]) : 3;
+        int[] groups = a.length > 2 ? java.util.Arrays.stream(a, 2, a.length).mapToInt(Integer::parseInt).toArray()
+                : new int[] {1, 4, 16, 32, 64, 128, 256};
+        String[] profiles = {"5.15", "5.16"};
+        System.out.println("groups  5.15 ms(+/- std)  5.16 ms(+/- std)  gain   idle 5.15 -> 5.16  newidle balances");
+        for (int g : groups) {
+            long t0 = System.nanoTime();
+            double[][] done = new double[2][reps];
+            double[][] idle = new double[2][reps];
+            double[][] balances = new double[2][reps];
+            StringBuilder costs = new StringBuilder();
+            for (int p = 0; p < 2; p++) {
+                for (int s = 0; s < reps; s++) {
+                    Report r = Engine.run(spec(profiles[p], g, Math.max(1, total / g)), s + 1, Long.MAX_VALUE,
+                            RunControl.NONE);
+                    done[p][s] = r.workloads().get(0).completionUs() / 1e3;
+                    idle[p][s] = r.cpus().idlePct();
+                    balances[p][s] = r.scheduler().newidleBalances();
+                    if (s == 0 && Boolean.getBoolean("cost")) {
+                        costs.append("      ").append(profiles[p]).append(" max_newidle_lb_cost");
+                        for (Report.LevelCost c : r.scheduler().newidleCost()) {
+                            costs.append(String.format("  %s %.1f/%.1f/%.1f µs", c.level(), c.minUs(), c.avgUs(),
+                                    c.maxUs()));
+                        }
+                        costs.append('\n');
+                    }
+                }
+            }
+            double m0 = mean(done[0]);
+            double m1 = mean(done[1]);
+            System.out.printf("%6d  %8.2f(+/- %.1f%%)  %8.2f(+/- %.1f%%)  %+5.1f%%  %5.1f -> %5.1f %%  %.0f -> %.0f"
+                            + "  (%.1f s)%n", g, m0, std(done[0]) / m0 * 100, m1, std(done[1]) / m1 * 100,
+                    (m0 - m1) / m0 * 100, mean(idle[0]), mean(idle[1]), mean(balances[0]), mean(balances[1]),
+                    (System.nanoTime() - t0) / 1e9);
+            System.out.print(costs);
+        }
+    }
+
+    private static EngineSpec spec(String profile, int groups, int loops) {
+        KernelConfig k = KernelConfig.of(KernelProfiles.byName(profile), 250, new EnumMap<>(Feature.class), 5000);
+        WorkloadSpec hb = WorkloadSpec.hackbench("hackbench", "/", groups, 20, loops, 4);
+        return new EngineSpec(TopologyPresets.byName("thunderx2-2n-28c-smt4").spec(), k,
+                List.of(CgroupSpec.unlimited("/", 100)), List.of(hb), 100_000_000, false);
+    }
+
+    private static double mean(double[] x) {
+        double s = 0;
+        for (double v : x) {
+            s += v;
+        }
+        return s / x.length;
+    }
+
+    private static double std(double[] x) {
+        double m = mean(x);
+        double s = 0;
+        for (double v : x) {
+            s += (v - m) * (v - m);
+        }
+        return Math.sqrt(s / Math.max(1, x.length - 1));
+    }
+}
