@@ -151,7 +151,7 @@ class SeedExperimentsTests {
         System.out.printf("seed 003: 16 groups %.1f ms -> %.1f ms (%+.1f %%), idle %.1f %% -> %.1f %%, newidle "
                         + "balances %.0f -> %.0f; 1 group %+.1f %%; 128 groups %+.1f %%; 5.16 with the 5.15 gate %.1f ms%n",
                 g16[0] / 1e3, g16[1] / 1e3, c16, g16[2], g16[3], g16[4], g16[5], c1, c128, gate[1] / 1e3);
-        // (+0.7 % since hackbench's senders sleep on a 277-message socket buffer and are woken together at a
+        // (+0.7 % since hackbench's senders sleep on a 278-message socket buffer and are woken together at a
         // quarter of it, unix_writable(); +4.5 % with the 16-message buffer before: docs/model.md, "Seed 003's table")
         assertTrue(c16 > 0, "16 groups improve, got " + c16);
         assertTrue(Math.abs(c1) <= 2, "1 group within ±2 %, got " + c1);
