@@ -110,14 +110,7 @@ public final class Simulation {
         }
         this.timers = new Timers(ncpu, threads, spec.cgroups().size());
         this.groups = taskGroups(spec, ncpu, tunables.baseSliceNs());
-        this.cpus = new Cpu[ncpu];
-        for (int c = 0; c < ncpu; c++) {
-            cpus[c] = new Cpu(c, topo.coreOf(c), groups[0].rq[c]);
-            if (kernel.on(Feature.SCHED_SKEW_TICK)) {
-                // tick_setup_sched_timer(): offset = (TICK_NSEC >> 1) / num_possible_cpus() × cpu
-                cpus[c].tickSkewNs = (kernel.tickNs() >> 1) / ncpu * c;
-            }
-        }
+        this.cpus = cpus(kernel, topo, groups[0]);
         this.tasks = new Task[threads];
         this.recorder = new Recorder(spec.durationUs() * 1000, groups.length, spec.trace());
         Resched resched = new Resched(cpus);
@@ -178,6 +171,20 @@ public final class Simulation {
         wakeup.wire(lifecycle);
         this.tick = new Tick(kernel, clock, timers, updateCurr, shares, preemption, pelt, balance.periodic());
         this.workloads = workloads(spec, tunables, ncpu, hw.noise(), activity);
+    }
+
+    /** The CPUs, each with its root cfs_rq and, under SCHED_SKEW_TICK, its tick's offset. */
+    private static Cpu[] cpus(KernelConfig kernel, Topology topo, TaskGroup root) {
+        int ncpu = topo.cpuCount();
+        Cpu[] cpus = new Cpu[ncpu];
+        for (int c = 0; c < ncpu; c++) {
+            cpus[c] = new Cpu(c, topo.coreOf(c), root.rq[c]);
+            if (kernel.on(Feature.SCHED_SKEW_TICK)) {
+                // tick_setup_sched_timer(): offset = (TICK_NSEC >> 1) / num_possible_cpus() × cpu
+                cpus[c].tickSkewNs = (kernel.tickNs() >> 1) / ncpu * c;
+            }
+        }
+        return cpus;
     }
 
     /**

@@ -60,10 +60,6 @@ public final class EventQueue {
         items[0] = new int[4];
     }
 
-    public int capacity() {
-        return when.length;
-    }
-
     public boolean isEmpty() {
         return size == 0;
     }
