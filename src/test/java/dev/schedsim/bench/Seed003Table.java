@@ -72,7 +72,7 @@ public final class Seed003Table {
                 List.of(CgroupSpec.unlimited("/", 100)), List.of(hb), 100_000_000, false);
     }
 
-    private static double mean(double[] x) {
+    static double mean(double[] x) {
         double s = 0;
         for (double v : x) {
             s += v;
@@ -80,7 +80,7 @@ public final class Seed003Table {
         return s / x.length;
     }
 
-    private static double std(double[] x) {
+    static double std(double[] x) {
         double m = mean(x);
         double s = 0;
         for (double v : x) {

@@ -1,0 +1,74 @@
+package dev.schedsim.bench;
+
+import dev.schedsim.engine.Engine;
+import dev.schedsim.engine.EngineSpec;
+import dev.schedsim.engine.Report;
+import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.engine.spec.Feature;
+import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.spec.KernelProfiles;
+import dev.schedsim.engine.spec.TopologyPresets;
+import dev.schedsim.engine.spec.WorkloadSpec;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Seed 002's client/server rows: request-response pairs with as many clients as 25, 50, 75 and 100 % of the
+ * CPUs of the 240-CPU Sapphire Rapids preset (its machine noise, nothing else running), SIS_CACHE off against on,
+ * REPS seeds; a netperf TCP_RR-like shape (SERVICE_US / THINK_US of work a transaction, no footprint of its own)
+ * and a tbench-like one (15 / 5 µs, 2 MiB of cache footprint a task). Prints throughput (mean, std), the gain,
+ * and the migrations a wakeup makes.
+ *
+ * <p>usage: scripts/seed-table.sh 002 [DURATION_MS (200)] [REPS (3)]
+ */
+public final class Seed002Table {
+    private Seed002Table() {
+    }
+
+    public static void main(String[] a) {
+        long durationUs = (a.length > 0 ? Long.parseLong(a[0]) : 200) * 1000;
+        int reps = a.length > 1 ? Integer.parseInt(a[1]) : 3;
+        int cpus = TopologyPresets.byName("spr-2s-60c-smt2").spec().cpuCount();
+        String[][] shapes = {{"netperf", "8", "8", "0"}, {"tbench", "15", "5", "2048"}};
+        System.out.println("shape    clients  baseline/s(+/- std)  SIS_CACHE/s(+/- std)  gain    migrations per"
+                + " 1000 wakeups, idle");
+        for (String[] shape : shapes) {
+            for (int pct : new int[] {25, 50, 75, 100}) {
+                int pairs = cpus * pct / 100;
+                long t0 = System.nanoTime();
+                double[][] tput = new double[2][reps];
+                double[][] mig = new double[2][reps];
+                double[][] idle = new double[2][reps];
+                for (int v = 0; v < 2; v++) {
+                    for (int s = 0; s < reps; s++) {
+                        Report r = Engine.run(spec(shape, pairs, v == 1, durationUs), s + 1, Long.MAX_VALUE,
+                                RunControl.NONE);
+                        Report.WorkloadReport w = r.workloads().get(0);
+                        tput[v][s] = w.throughputPerSec();
+                        idle[v][s] = r.cpus().idlePct();
+                        mig[v][s] = 1000.0 * r.scheduler().migrations() / Math.max(1, r.scheduler().wakeups());
+                    }
+                }
+                double m0 = Seed003Table.mean(tput[0]);
+                double m1 = Seed003Table.mean(tput[1]);
+                System.out.printf("%-8s %4d (%3d %%)  %9.0f(+/- %.1f%%)  %9.0f(+/- %.1f%%)  %+5.1f%%  %.2f -> %.2f"
+                                + "  idle %.1f -> %.1f %%  (%.1f s)%n", shape[0], pairs, pct, m0, Seed003Table.std(tput[0]) / m0 * 100, m1,
+                        Seed003Table.std(tput[1]) / m1 * 100, (m1 - m0) / m0 * 100, Seed003Table.mean(mig[0]),
+                        Seed003Table.mean(mig[1]), Seed003Table.mean(idle[0]), Seed003Table.mean(idle[1]),
+                        (System.nanoTime() - t0) / 1e9);
+            }
+        }
+    }
+
+    private static EngineSpec spec(String[] shape, int pairs, boolean sisCache, long durationUs) {
+        Map<Feature, Boolean> f = new EnumMap<>(Feature.class);
+        f.put(Feature.SIS_CACHE, sisCache);
+        KernelConfig k = KernelConfig.of(KernelProfiles.byName("6.18"), 250, f, 5000);
+        WorkloadSpec rr = new WorkloadSpec("rr", "/", 0, null, Integer.parseInt(shape[3]),
+                new WorkloadSpec.RequestResponse(pairs, Long.parseLong(shape[1]), Long.parseLong(shape[2]), null));
+        return new EngineSpec(TopologyPresets.byName("spr-2s-60c-smt2").spec(), k,
+                List.of(CgroupSpec.unlimited("/", 100)), List.of(rr), durationUs, false);
+    }
+}
