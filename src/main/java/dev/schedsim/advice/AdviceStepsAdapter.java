@@ -13,6 +13,9 @@ import dev.schedsim.simulations.Submissions;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -26,11 +29,21 @@ class AdviceStepsAdapter implements AdviceSteps {
     private final Submissions submissions;
     private final SimulationControl simulations;
     private final RequestReader reader;
+    /**
+     * A step is submitted in a transaction of its own: a refusal (the client's limits, the full queue) inside the
+     * driver's transaction would mark that one rollback-only, and the advice would fail at its commit
+     * (UnexpectedRollbackException) instead of waiting for the next poll. Its idempotency key makes the next poll's
+     * submission the same simulation if the driver's own commit fails after this one.
+     */
+    private final TransactionTemplate ownTransaction;
 
-    AdviceStepsAdapter(Submissions submissions, SimulationControl simulations, RequestReader reader) {
+    AdviceStepsAdapter(Submissions submissions, SimulationControl simulations, RequestReader reader,
+                       PlatformTransactionManager transactionManager) {
         this.submissions = submissions;
         this.simulations = simulations;
         this.reader = reader;
+        this.ownTransaction = new TransactionTemplate(transactionManager);
+        ownTransaction.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     }
 
     /** The step's simulation request: the advice's request with a variant per setting. */
@@ -68,7 +81,8 @@ class AdviceStepsAdapter implements AdviceSteps {
     public String submit(AdviceSpec spec, List<AdviceSearch.Setting> settings, boolean withCurrent, String name,
                          String key, String owner) {
         try {
-            var answer = submissions.submit(stepRequest(spec, settings, withCurrent, name), key, owner);
+            String body = stepRequest(spec, settings, withCurrent, name);
+            var answer = ownTransaction.execute(tx -> submissions.submit(body, key, owner));
             String location = answer.getHeaders().getLocation().getPath();
             return location.substring(location.lastIndexOf('/') + 1);
         } catch (QueueFullException | ClientLimitException e) {

@@ -8,6 +8,7 @@ import dev.schedsim.advice.AdviceExamples;
 import dev.schedsim.queue.LocalPostgres;
 import dev.schedsim.queue.PostgresSchema;
 import java.net.http.HttpResponse;
+import tools.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -76,6 +77,30 @@ class ExactClientLimitsTests {
             });
             assertThat(statuses.stream().filter(s -> s == 202).count()).as(statuses.toString()).isEqualTo(20);
             assertThat(statuses).containsOnly(202, 429);
+        }
+    }
+
+    /**
+     * An accepted advice whose step the client's limits refuse for now waits for a later poll: it is not failed by
+     * the refusal (before its steps were submitted in a transaction of their own, the 429 inside the driver's
+     * transaction marked it rollback-only and the advice ended FAILED at once).
+     */
+    @Test
+    void anAdviceWhoseStepTheLimitsRefuseWaitsInsteadOfFailing() throws Exception {
+        try (ConfigurableApplicationContext ctx = EndToEnd.start(List.of(
+                "spring.datasource.url=jdbc:h2:mem:exact-advice-wait;DB_CLOSE_DELAY=-1",
+                "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.workers=1",
+                "schedsim.warmup=0s", KEYS, "schedsim.security.submissions-per-minute=2",
+                "schedsim.advice.poll-interval=50ms"))) {
+            Http alice = EndToEnd.http(ctx).withKey(ALICE);
+            assertThat(alice.post("/api/v1/simulations", EndToEnd.FAIR_SHARE).statusCode()).isEqualTo(202);
+            HttpResponse<String> advice = alice.post("/api/v1/advice", AdviceExamples.ADVICE);
+            assertThat(advice.statusCode()).as(advice.body()).isEqualTo(202);
+            String id = Http.json(advice).path("id").asString();
+            // The window is full (a simulation and the advice): its first step is refused at every poll.
+            Thread.sleep(1_000);
+            JsonNode now = Http.json(alice.get("/api/v1/advice/" + id));
+            assertThat(now.path("status").asString()).as(now.toString()).isIn("QUEUED", "RUNNING");
         }
     }
 
