@@ -43,7 +43,7 @@ public record AdviceAnswer(Recommendation recommendation, Candidate current, Can
                                     + "CPUs (usage_usec over the simulated time; the largest repetition's)")
                             Double usageCpus,
                             @io.swagger.v3.oas.annotations.media.Schema(description = "an observed advice: the "
-                                    + "fitted workload's index in observed.workloads")
+                                    + "fitted workload's index in observed.workloads", types = {"integer", "null"})
                             Integer workload) {
         public Candidate(String cpuMax, long cpuMaxBurst, boolean met, Double throttledPeriodsPct,
                          Double p99WakeupLatencyUs, Double p99RequestLatencyUs, Double completionUs,

@@ -28,6 +28,7 @@ final class ObservedFamily {
     }
 
     /** One workload of the family. */
+    @io.swagger.v3.oas.annotations.media.Schema(name = "ObservedWorkload")
     record Candidate(long runUs, long sleepUs) {
         double demandCpus(int threads) {
             return (double) threads * runUs / (runUs + sleepUs + SLACK_US);
