@@ -12,8 +12,8 @@
 # under /work/tools/quiet.sh hold (no maven or java meanwhile); the service runs between them, never during one.
 #
 # usage: scripts/advice-observed-kernel.sh [RUNS]      (default 3)
-#   AOK_THREADS, AOK_RUN_US, AOK_SLEEP_US, AOK_QUOTA_US, AOK_PERIOD_US, AOK_WALL_MS, AOK_OBJECTIVE_PCT override
-#   the workload, the too-small limit, the window and the objective.
+#   AOK_THREADS, AOK_RUN_US, AOK_SLEEP_US, AOK_CLOCK, AOK_QUOTA_US, AOK_PERIOD_US, AOK_WALL_MS, AOK_OBJECTIVE_PCT
+#   override the workload, the too-small limit, the window and the objective.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -25,6 +25,9 @@ QUOTA_US=${AOK_QUOTA_US:-60000}
 PERIOD_US=${AOK_PERIOD_US:-100000}
 WALL_MS=${AOK_WALL_MS:-5000}
 OBJECTIVE_PCT=${AOK_OBJECTIVE_PCT:-10}
+# work: latbench's vDSO loop (RUN_US of its own work, the kernel sees the run at ticks); thread: runs of RUN_US of
+# the thread's CPU clock, read by a system call in the loop (its CPU time per cycle fixed, as the model's)
+CLOCK=${AOK_CLOCK:-work}
 QUIET=${AOK_QUIET:-/work/tools/quiet.sh}
 LATBENCH=${AOK_LATBENCH:-}
 CPU=/sys/fs/cgroup/cpu/schedsim_aok
@@ -39,7 +42,8 @@ observe() {
   echo "$quota" >"$CPU/cpu.cfs_quota_us"
   t0=$(date +%s%N)
   # the process in the cpuacct group (its threads inherit it); latbench moves its threads into the cpu group
-  (echo "$BASHPID" >"$ACCT/tasks"; exec "$LATBENCH" "$WALL_MS" "periodic,$THREADS,$RUN_US,$SLEEP_US,cg=$CPU") \
+  (echo "$BASHPID" >"$ACCT/tasks"; exec "$LATBENCH" "$WALL_MS" \
+    "periodic,$THREADS,$RUN_US,$SLEEP_US$([[ $CLOCK == thread ]] && echo ,clock=thread),cg=$CPU") \
     >/dev/null 2>&1
   t1=$(date +%s%N)
   awk -v q="$quota" -v p="$period" -v ms=$(((t1 - t0) / 1000000)) -v usage="$(cat "$ACCT/cpuacct.usage")" '
@@ -70,7 +74,7 @@ gcc -O2 -pthread -o "$LATBENCH" src/test/c/latbench.c
 export AOK_LATBENCH=$LATBENCH
 jar=$(service_jar)
 
-echo "observing $THREADS threads of ${RUN_US}/${SLEEP_US} µs at cpu.max \"$QUOTA_US $PERIOD_US\" for $WALL_MS ms," \
+echo "observing $THREADS threads of ${RUN_US}/${SLEEP_US} µs (clock $CLOCK) at cpu.max \"$QUOTA_US $PERIOD_US\" for $WALL_MS ms," \
   "$RUNS times (quiet machine)..." >&2
 # (the service's JVM is not running yet: quiet.sh would wait for it)
 "$QUIET" hold bash "$0" --observe "$RUNS" >"$WORK/observed"

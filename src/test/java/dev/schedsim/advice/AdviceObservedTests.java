@@ -207,5 +207,9 @@ class AdviceObservedTests {
                 + "{\"cpuMax\": \"50000 100000\", \"windowMs\": 5000, \"nrPeriods\": 50, \"nrThrottled\": 50, "
                 + "\"usageUsec\": 2500000}]";
         badRequest(advice(w, ""), "observed", "contradict each other");
+        // throttled in every period yet well short of the quota: a throttled periodic workload uses its quota
+        String starved = "[{\"cpuMax\": \"60000 100000\", \"windowMs\": 5000, \"nrPeriods\": 50, "
+                + "\"nrThrottled\": 50, \"usageUsec\": 2500000}]";
+        badRequest(advice(starved, ""), "observed", "no workload of the family", "The closest", "Check threads");
     }
 }
