@@ -27,7 +27,7 @@ WALL_MS=${AOK_WALL_MS:-5000}
 OBJECTIVE_PCT=${AOK_OBJECTIVE_PCT:-10}
 # work: latbench's vDSO loop (RUN_US of its own work, the kernel sees the run at ticks); thread: runs of RUN_US of
 # the thread's CPU clock, read by a system call in the loop (its CPU time per cycle fixed, as the model's)
-CLOCK=${AOK_CLOCK:-work}
+CLOCK=${AOK_CLOCK:-thread}
 QUIET=${AOK_QUIET:-/work/tools/quiet.sh}
 LATBENCH=${AOK_LATBENCH:-}
 CPU=/sys/fs/cgroup/cpu/schedsim_aok
