@@ -10,7 +10,15 @@ import java.util.List;
  */
 public record AdviceAnswer(Recommendation recommendation, Candidate current, Candidate bracket,
                            List<Candidate> candidates, boolean monotone, int steps, String summary,
-                           String answer, Candidate unlimited, RemoveLimit removeLimit, AdviceApply.Apply apply) {
+                           String answer, Candidate unlimited, RemoveLimit removeLimit, AdviceApply.Apply apply,
+                           ObservedAnswer observed) {
+
+    public AdviceAnswer(Recommendation recommendation, Candidate current, Candidate bracket,
+                        List<Candidate> candidates, boolean monotone, int steps, String summary, String answer,
+                        Candidate unlimited, RemoveLimit removeLimit, AdviceApply.Apply apply) {
+        this(recommendation, current, bracket, candidates, monotone, steps, summary, answer, unlimited, removeLimit,
+                apply, null);
+    }
 
     /** Without the "what to apply" parts: the search's own answer. */
     AdviceAnswer(Recommendation recommendation, Candidate current, Candidate bracket, List<Candidate> candidates,
@@ -33,10 +41,20 @@ public record AdviceAnswer(Recommendation recommendation, Candidate current, Can
                             Double p99WakeupLatencyUs, Double p99RequestLatencyUs, Double completionUs,
                             @io.swagger.v3.oas.annotations.media.Schema(description = "the cgroup's mean CPU use, "
                                     + "CPUs (usage_usec over the simulated time; the largest repetition's)")
-                            Double usageCpus) {
+                            Double usageCpus,
+                            @io.swagger.v3.oas.annotations.media.Schema(description = "an observed advice: the "
+                                    + "fitted workload's index in observed.workloads", types = {"integer", "null"})
+                            Integer workload) {
+        public Candidate(String cpuMax, long cpuMaxBurst, boolean met, Double throttledPeriodsPct,
+                         Double p99WakeupLatencyUs, Double p99RequestLatencyUs, Double completionUs,
+                         Double usageCpus) {
+            this(cpuMax, cpuMaxBurst, met, throttledPeriodsPct, p99WakeupLatencyUs, p99RequestLatencyUs,
+                    completionUs, usageCpus, null);
+        }
+
         static Candidate of(AdviceSearch.Outcome o, String cpuMax, long burst) {
             return new Candidate(cpuMax, burst, o.met(), o.throttledPeriodsPct(), o.p99WakeupLatencyUs(),
-                    o.p99RequestLatencyUs(), o.completionUs(), o.usageCpus());
+                    o.p99RequestLatencyUs(), o.completionUs(), o.usageCpus(), o.setting().workload());
         }
 
         static Candidate of(AdviceSearch.Outcome o) {
@@ -48,7 +66,9 @@ public record AdviceAnswer(Recommendation recommendation, Candidate current, Can
     static AdviceAnswer of(AdviceSearch.State s, String currentCpuMax, long currentBurst) {
         List<Candidate> tried = s.tried().stream()
                 .sorted(Comparator.comparingLong((AdviceSearch.Outcome o) -> o.setting().periodUs())
-                        .thenComparingLong(o -> o.setting().burstUs()).thenComparingLong(o -> o.setting().quotaUs()))
+                        .thenComparingLong(o -> o.setting().burstUs())
+                        .thenComparingInt(o -> o.setting().workload() == null ? -1 : o.setting().workload())
+                        .thenComparingLong(o -> o.setting().quotaUs()))
                 .map(Candidate::of).toList();
         Candidate current = s.current() == null ? null : Candidate.of(s.current(), currentCpuMax, currentBurst);
         AdviceSearch.Point best = AdviceSearch.best(s);
@@ -58,12 +78,11 @@ public record AdviceAnswer(Recommendation recommendation, Candidate current, Can
                     "No setting in the search space meets the objective: every grid point failed even at the "
                             + "largest quota; widen quotaUs.max or relax the objective.");
         }
-        AdviceSearch.Setting rec = new AdviceSearch.Setting(best.passingUs(), best.periodUs(), best.burstUs());
+        AdviceSearch.Setting rec = best.at(best.passingUs());
         Candidate predicted = Candidate.of(AdviceSearch.outcome(s, rec));
         Candidate bracket = null;
         if (best.failingUs() != null) {
-            bracket = Candidate.of(AdviceSearch.outcome(s,
-                    new AdviceSearch.Setting(best.failingUs(), best.periodUs(), best.burstUs())));
+            bracket = Candidate.of(AdviceSearch.outcome(s, best.at(best.failingUs())));
         }
         String summary = "cpu.max \"" + rec.cpuMax() + "\"" + (rec.burstUs() > 0 ? ", cpu.max.burst " + rec.burstUs() : "")
                 + " (limits.cpu " + rec.millicores() + "m) is the smallest limit that met the objective in every "

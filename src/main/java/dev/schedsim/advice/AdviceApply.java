@@ -61,8 +61,12 @@ final class AdviceApply {
         } else if (rec != null) {
             apply = apply(spec, rec.cpuMax(), rec.cpuMaxBurst(), Long.parseLong(rec.limitsCpu().replace("m", "")));
         }
+        ObservedAnswer observed = ObservedAnswer.of(spec, s);
+        if (observed != null) {
+            summary = summary + " " + observed.uncertainty();
+        }
         return new AdviceAnswer(rec, a.current(), a.bracket(), a.candidates(), a.monotone(), a.steps(), summary,
-                answer, unlimited, remove, apply);
+                answer, unlimited, remove, apply, observed);
     }
 
     /** Removing the limit, when it is the better answer; null otherwise. */

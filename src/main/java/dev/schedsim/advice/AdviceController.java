@@ -54,7 +54,14 @@ class AdviceController {
             description = "Bisection over the quota between search.quotaUs.min and max for each period and burst "
                     + "of the grid; each setting simulated with `repetitions` seeds, all of a step as variants of "
                     + "one simulation on the queue. 202 with Location /api/v1/advice/{id}; GET it for status, "
-                    + "progress and, once SUCCEEDED, recommendation, current, bracket and candidates.",
+                    + "progress and, once SUCCEEDED, recommendation, current, bracket and candidates. Instead of a "
+                    + "described workload, `observed` takes what cpu.stat or cAdvisor showed (counter increases over "
+                    + "one or more windows, each at its cpu.max) with `threads` and `topology`: the advisor simulates "
+                    + "a grid of the periodic family (`threads` threads, each running runUs then sleeping sleepUs; "
+                    + "demand between what the windows used and what an unthrottled one used, cycles 1-200 ms) at "
+                    + "each window's limit, keeps those within the noise (nr_throttled/nr_periods within 2 binomial "
+                    + "standard deviations plus one period, usage within 5 %), and sizes them all: the answer is the "
+                    + "largest of their own answers, `observed` gives the family, the fit and the range.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
                     schema = @Schema(implementation = AdviceRequest.class),
                     examples = {
@@ -62,7 +69,9 @@ class AdviceController {
                         @ExampleObject(name = "advice-burstable-pod", summary = "scenario: a Burstable pod "
                                 + "throttled at low usage", value = AdviceExamples.ADVICE_BURSTABLE_POD),
                         @ExampleObject(name = "advice-latency-burst", summary = "scenario: bursts where "
-                                + "cpu.max.burst is the answer", value = AdviceExamples.ADVICE_LATENCY_BURST)})),
+                                + "cpu.max.burst is the answer", value = AdviceExamples.ADVICE_LATENCY_BURST),
+                        @ExampleObject(name = "from observed counters", summary = "cpu.stat of a throttled "
+                                + "cgroup, no workload described", value = AdviceExamples.ADVICE_OBSERVED)})),
             responses = {
                 @ApiResponse(responseCode = "202", description = "Accepted; Location names the advice"),
                 @ApiResponse(responseCode = "400", description = "Malformed JSON or invalid fields"),

@@ -41,7 +41,7 @@ public class AdviceDriver {
     public static String startState(AdviceSpec spec) {
         AdviceSpec.Search s = spec.search();
         return Json.STORED.writeValueAsString(AdviceSearch.start(s.quotaUs().min(), s.quotaUs().max(), s.resolutionUs(),
-                s.periodsUs(), s.burstsUs()));
+                s.periodsUs(), s.burstsUs(), spec.workloads()));
     }
 
     /** The steps an advice can take at most (for progress). */
@@ -94,7 +94,8 @@ public class AdviceDriver {
         List<AdviceSearch.Setting> next = AdviceSearch.next(s);
         if (a.getSimulationId() == null) {
             String name = "advice-" + a.getId().substring(0, 8) + "-step" + (s.step() + 1);
-            String sim = steps.submit(spec, next, s.step() == 0, name, "advice-" + a.getId() + "-step-" + s.step(),
+            // (an observed advice's current setting is what was observed: its first step is the settings alone)
+            String sim = steps.submit(spec, next, s.step() == 0 && spec.observed() == null, name, "advice-" + a.getId() + "-step-" + s.step(),
                     a.getOwner());
             if (sim != null) {
                 a.step(a.getStateJson(), sim, (double) s.step() / max);

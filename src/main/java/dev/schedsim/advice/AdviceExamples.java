@@ -94,4 +94,21 @@ public final class AdviceExamples {
                           "burstsUs": [0, 10000, 20000] },
               "repetitions": 2
             }""";
+
+    /**
+     * An advice from what cpu.stat showed (the counters of scripts/advice-observed-kernel.sh's first window on the
+     * validation machine: three threads of 2 ms work and 8 ms sleep at 60 ms per 100 ms): the smallest limit that
+     * keeps every workload of the periodic family reproducing them throttled in at most 10 % of the periods.
+     */
+    public static final String ADVICE_OBSERVED = """
+            {
+              "name": "from-cpu-stat",
+              "observed": [
+                { "cpuMax": "60000 100000", "windowMs": 5026, "nrPeriods": 50, "nrThrottled": 42,
+                  "throttledUsec": 67557, "usageUsec": 3004795 }
+              ],
+              "threads": 3,
+              "topology": { "preset": "validation-2c" },
+              "objective": { "preset": "throttled-10pct" }
+            }""";
 }

@@ -30,7 +30,23 @@ public record AdviceRequest(
         @Schema(description = "every figure given must hold in every repetition") Objective objective,
         @Schema(description = "the settings to search") Search search,
         @Schema(description = "repetitions per setting, each with its own seed (default 2)", minimum = "1")
-        Integer repetitions) {
+        Integer repetitions,
+        @ArraySchema(arraySchema = @Schema(description = "instead of request or kubernetes: what cpu.stat or "
+                + "cAdvisor showed, one or more windows (at most 8), possibly at different limits; the advisor "
+                + "fits the workloads of the periodic family (threads threads, each running runUs then sleeping "
+                + "sleepUs) that reproduce every window within its noise and sizes them all"))
+        List<ObservedCounters.Posted> observed,
+        @Schema(description = "with observed: the threads of the workload observed (the family's)", minimum = "1",
+                maximum = "64", example = "3") Integer threads,
+        @Schema(description = "with observed: the node the counters were read on")
+        SimulationRequest.TopologyRequest topology) {
+
+    /** Described: the request or the pod to size (not observed). */
+    AdviceRequest(String name, SimulationRequest request, Kubernetes kubernetes, Long durationMs, Long seed,
+                  String cgroup, String workload, Objective objective, Search search, Integer repetitions) {
+        this(name, request, kubernetes, durationMs, seed, cgroup, workload, objective, search, repetitions, null, null,
+                null);
+    }
 
     /** A pod to size: the fields of a simulation request's kubernetes block, and the container. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -31,8 +31,11 @@ class AdviceRules {
     private final RequestReader reader;
     private final AdviceStepsAdapter steps;
     private final Limits limits;
+    private final ObservedAdvice observed;
 
-    AdviceRules(RequestValidator validator, RequestReader reader, AdviceStepsAdapter steps, Limits limits) {
+    AdviceRules(RequestValidator validator, RequestReader reader, AdviceStepsAdapter steps, Limits limits,
+                ObservedAdvice observed) {
+        this.observed = observed;
         this.validator = validator;
         this.reader = reader;
         this.steps = steps;
@@ -40,7 +43,17 @@ class AdviceRules {
     }
 
     AdviceSpec accept(AdviceRequest r) {
+        if (r.observed() == null) {
+            return accept(r, null);
+        }
+        // from observed counters: fitted first, then sized like the described request it became
+        ObservedAdvice.Described d = observed.describe(r);
+        return accept(d.request(), d.observed());
+    }
+
+    private AdviceSpec accept(AdviceRequest r, AdviceSpec.Observed fitted) {
         Violations v = new Violations();
+        ObservedAdvice.onlyWithObserved(r, v);
         if (r.name() != null && !SimulationRequest.NAME.matcher(r.name()).matches()) {
             v.add("name", "must match [A-Za-z0-9._-]{1,64}");
         }
@@ -68,10 +81,10 @@ class AdviceRules {
         AdviceSpec spec = new AdviceSpec(r.name(), (JsonNode) Json.REQUEST.valueToTree(q), at.cgroup(),
                 at.workload(), new AdviceSpec.Objective(o.maxThrottledPeriodsPct(), o.maxP99WakeupLatencyUs(),
                         o.maxP99RequestLatencyUs(), o.maxCompletionUs(), o.preset()), search, repetitions, at.pod(),
-                at.container(), null, null);
+                at.container(), null, null, fitted);
         int cpus = checkFirstStep(spec);
         return new AdviceSpec(spec.name(), spec.request(), spec.cgroup(), spec.workload(), spec.objective(),
-                spec.search(), spec.repetitions(), spec.pod(), spec.container(), cpus, null);
+                spec.search(), spec.repetitions(), spec.pod(), spec.container(), cpus, null, fitted);
     }
 
     /**
@@ -246,17 +259,19 @@ class AdviceRules {
     private int checkFirstStep(AdviceSpec spec) {
         AdviceSpec.Search s = spec.search();
         List<AdviceSearch.Setting> first = AdviceSearch.next(AdviceSearch.start(s.quotaUs().min(), s.quotaUs().max(),
-                s.resolutionUs(), s.periodsUs(), s.burstsUs()));
+                s.resolutionUs(), s.periodsUs(), s.burstsUs(), spec.workloads()));
         if (first.isEmpty()) {
             throw InvalidRequestException.of("search.burstsUs", "every burst is above quotaUs.max: nothing to search");
         }
-        long variants = first.size() + 2L; // (and the request as it is, and without a limit)
+        // (and the request as it is, and without a limit; an observed advice's current setting is the observed)
+        long variants = first.size() + (spec.observed() == null ? 2L : 0L);
         if (variants > limits.maxVariants()) {
             throw new LimitExceededException(List.of(new LimitExceededException.Exceeded(
                     "schedsim.limits.max-variants", limits.maxVariants(), variants, "search")));
         }
         try {
-            return cpus(validator.accept(reader.read(steps.stepRequest(spec, first, true, "advice-check"),
+            return cpus(validator.accept(reader.read(steps.stepRequest(spec, first, spec.observed() == null,
+                    "advice-check"),
                     SimulationRequest.class)).plan());
         } catch (InvalidRequestException e) {
             List<Violation> prefixed = new ArrayList<>();

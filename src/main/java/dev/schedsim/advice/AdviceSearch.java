@@ -15,15 +15,23 @@ import java.util.List;
  * throttling (more runtime per period can only throttle later), less so for latency at the edge of a knife (a
  * quota just above the demand throttles once per period at a bad moment): every setting tried is kept, and
  * {@link #monotone} says whether one that failed lies above one that passed.
+ *
+ * <p>An observed advice sizes several workloads at once (those that fit the counters): each is a grid point of
+ * its own ({@code workload}, its index), bisected on its own, and the answer is the largest of their smallest
+ * passing quotas, so that it meets the objective whichever of them the container runs.
  */
 public final class AdviceSearch {
     private AdviceSearch() {
     }
 
-    /** One setting the search asks for or has tried. */
-    public record Setting(long quotaUs, long periodUs, long burstUs) {
+    /** One setting the search asks for or has tried; {@code workload} null but for an observed advice. */
+    public record Setting(long quotaUs, long periodUs, long burstUs, Integer workload) {
+        public Setting(long quotaUs, long periodUs, long burstUs) {
+            this(quotaUs, periodUs, burstUs, null);
+        }
+
         public String label() {
-            return "q" + quotaUs + "-p" + periodUs + "-b" + burstUs;
+            return "q" + quotaUs + "-p" + periodUs + "-b" + burstUs + (workload == null ? "" : "-w" + workload);
         }
 
         /** As written to cpu.max. */
@@ -48,9 +56,18 @@ public final class AdviceSearch {
 
     /** One grid point's bisection: the largest failing and the smallest passing quota found so far. */
     public record Point(long periodUs, long burstUs, long minUs, long maxUs, Long failingUs, Long passingUs,
-                        boolean done) {
+                        boolean done, Integer workload) {
+        public Point(long periodUs, long burstUs, long minUs, long maxUs, Long failingUs, Long passingUs,
+                     boolean done) {
+            this(periodUs, burstUs, minUs, maxUs, failingUs, passingUs, done, null);
+        }
+
         Point with(Long failing, Long passing, boolean isDone) {
-            return new Point(periodUs, burstUs, minUs, maxUs, failing, passing, isDone);
+            return new Point(periodUs, burstUs, minUs, maxUs, failing, passing, isDone, workload);
+        }
+
+        Setting at(long quotaUs) {
+            return new Setting(quotaUs, periodUs, burstUs, workload);
         }
     }
 
@@ -79,12 +96,18 @@ public final class AdviceSearch {
      * out).
      */
     public static State start(long minUs, long maxUs, long resolutionUs, List<Long> periodsUs, List<Long> burstsUs) {
+        return start(minUs, maxUs, resolutionUs, periodsUs, burstsUs, 0);
+    }
+
+    /** The first state with {@code workloads} workloads to size (0: the request's one, without an index). */
+    public static State start(long minUs, long maxUs, long resolutionUs, List<Long> periodsUs, List<Long> burstsUs,
+                              int workloads) {
         List<Point> points = new ArrayList<>();
         for (long p : periodsUs) {
             for (long b : burstsUs) {
                 long lo = Math.max(minUs, b);
-                if (lo <= maxUs) {
-                    points.add(new Point(p, b, lo, maxUs, null, null, false));
+                for (int w = 0; lo <= maxUs && w < Math.max(1, workloads); w++) {
+                    points.add(new Point(p, b, lo, maxUs, null, null, false, workloads == 0 ? null : w));
                 }
             }
         }
@@ -106,12 +129,12 @@ public final class AdviceSearch {
                 continue;
             }
             if (p.passingUs() == null && p.failingUs() == null) {
-                out.add(new Setting(p.maxUs(), p.periodUs(), p.burstUs()));
+                out.add(p.at(p.maxUs()));
                 if (p.minUs() < p.maxUs()) {
-                    out.add(new Setting(p.minUs(), p.periodUs(), p.burstUs()));
+                    out.add(p.at(p.minUs()));
                 }
             } else {
-                out.add(new Setting(mid(p, s.resolutionUs()), p.periodUs(), p.burstUs()));
+                out.add(p.at(mid(p, s.resolutionUs())));
             }
         }
         return out;
@@ -136,7 +159,8 @@ public final class AdviceSearch {
             Long passing = p.passingUs();
             for (Outcome o : outcomes) {
                 Setting st = o.setting();
-                if (st.periodUs() != p.periodUs() || st.burstUs() != p.burstUs()) {
+                if (st.periodUs() != p.periodUs() || st.burstUs() != p.burstUs()
+                        || !java.util.Objects.equals(st.workload(), p.workload())) {
                     continue;
                 }
                 if (o.met()) {
@@ -162,12 +186,32 @@ public final class AdviceSearch {
         return s.points().stream().allMatch(Point::done);
     }
 
-    /** The answer: the smallest passing quota, then the shorter period, then the smaller burst; null if none. */
+    /**
+     * The answer: the smallest passing quota, then the shorter period, then the smaller burst; null if none. With
+     * several workloads, a (period, burst) passes at the largest of its workloads' passing quotas (the point
+     * returned is that workload's), and only when every workload passed somewhere.
+     */
     public static Point best(State s) {
-        return s.points().stream().filter(p -> p.passingUs() != null)
+        return envelope(s).stream().filter(p -> p.passingUs() != null)
                 .min(Comparator.comparingLong(Point::passingUs).thenComparingLong(Point::periodUs)
                         .thenComparingLong(Point::burstUs))
                 .orElse(null);
+    }
+
+    /** Per (period, burst): its point, or with several workloads the one that needs the most quota. */
+    private static List<Point> envelope(State s) {
+        java.util.Map<List<Long>, Point> worst = new java.util.LinkedHashMap<>();
+        for (Point p : s.points()) {
+            worst.merge(List.of(p.periodUs(), p.burstUs()), p, (a, b) -> a.passingUs() == null ? a
+                    : b.passingUs() == null || b.passingUs() > a.passingUs() ? b : a);
+        }
+        return new ArrayList<>(worst.values());
+    }
+
+    /** With several workloads: each one's point at (period, burst). */
+    public static List<Point> workloads(State s, long periodUs, long burstUs) {
+        return s.points().stream().filter(p -> p.workload() != null && p.periodUs() == periodUs
+                && p.burstUs() == burstUs).toList();
     }
 
     /** The outcome of a setting tried, or null. */
@@ -186,7 +230,8 @@ public final class AdviceSearch {
             for (Outcome b : s.tried()) {
                 Setting x = a.setting();
                 Setting y = b.setting();
-                if (x.periodUs() == y.periodUs() && x.burstUs() == y.burstUs() && a.met() && !b.met()
+                if (x.periodUs() == y.periodUs() && x.burstUs() == y.burstUs()
+                        && java.util.Objects.equals(x.workload(), y.workload()) && a.met() && !b.met()
                         && y.quotaUs() > x.quotaUs()) {
                     return false;
                 }

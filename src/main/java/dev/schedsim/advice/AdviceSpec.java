@@ -24,7 +24,28 @@ public record AdviceSpec(@Schema(types = {"string", "null"}) String name,
                          @Schema(description = "the machine's CPUs: a limit of this many CPUs or more never binds",
                                  types = {"integer", "null"}) Integer nodeCpus,
                          @Schema(description = "with every container of a pod advised at once: each container's "
-                                 + "advice", types = {"array", "null"}) java.util.List<Member> group) {
+                                 + "advice", types = {"array", "null"}) java.util.List<Member> group,
+                         @Schema(description = "an advice from observed counters: the fit and the workloads "
+                                 + "sized", types = {"object", "null"}) Observed observed) {
+
+    public AdviceSpec(String name, JsonNode request, String cgroup, String workload, Objective objective,
+                      Search search, int repetitions, Pod pod, String container, Integer nodeCpus,
+                      java.util.List<Member> group) {
+        this(name, request, cgroup, workload, objective, search, repetitions, pod, container, nodeCpus, group, null);
+    }
+
+    /**
+     * What an observed advice was fitted from and how, and the fitting workloads the search sizes (at most as
+     * many as the first step's variants allow, spread over those that fit: {@code fitting} says how many did).
+     */
+    @Schema(name = "AcceptedAdviceObserved")
+    public record Observed(ObservedFit.Result fit, List<ObservedFamily.Candidate> workloads, int fitting) {
+    }
+
+    /** The workloads sized at once (0: the request's one). */
+    int workloads() {
+        return observed == null ? 0 : observed.workloads().size();
+    }
 
     /** One container's advice of a pod advised at once. */
     @Schema(name = "AcceptedAdviceMember")
@@ -33,7 +54,7 @@ public record AdviceSpec(@Schema(types = {"string", "null"}) String name,
 
     AdviceSpec withGroup(java.util.List<Member> members) {
         return new AdviceSpec(name, request, cgroup, workload, objective, search, repetitions, pod, container,
-                nodeCpus, members);
+                nodeCpus, members, observed);
     }
 
     /**

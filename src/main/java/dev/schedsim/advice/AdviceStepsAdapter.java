@@ -69,6 +69,11 @@ class AdviceStepsAdapter implements AdviceSteps {
             c.put("path", spec.cgroup());
             c.put("cpuMax", s.cpuMax());
             c.put("cpuMaxBurst", s.burstUs());
+            if (s.workload() != null) { // an observed advice: the fitted workload this point sizes
+                ObservedFamily.Candidate w = spec.observed().workloads().get(s.workload());
+                v.putArray("workloads").addObject().put("name", ObservedFit.WORKLOAD).put("runUs", w.runUs())
+                        .put("sleepUs", w.sleepUs());
+            }
             if (spec.pod() != null) { // the pod's limit is the sum of its containers' (ResourceConfigForPod)
                 cgroups.addObject().put("path", spec.pod().cgroup())
                         .put("cpuMax", (spec.pod().otherQuotaUs() + s.quotaUs()) + " " + s.periodUs());

@@ -82,6 +82,15 @@ public class AdviceSubmissions {
     ResponseEntity<AdviceView> accept(String body) {
         notAManifest(body);
         AdviceRequest r = reader.read(body, AdviceRequest.class);
+        String owner = clients.owner();
+        if (r.observed() != null) {
+            // The fit runs while the advice is accepted: a client its limits refuse now is refused before it
+            // costs the fit's runs (the admission below still decides, with the rows as they are then).
+            admission.exclusive(owner, () -> transactions.execute(tx -> {
+                admission.admit(owner, 1);
+                return null;
+            }));
+        }
         List<AdviceSpec> specs = new ArrayList<>();
         List<String> containers = r.kubernetes() != null && r.kubernetes().container() == null && r.request() == null
                 ? Manifests.containers(r.kubernetes().pod()).stream().map(c -> c.path("name").asString("")).toList()
@@ -98,7 +107,6 @@ public class AdviceSubmissions {
         }
         List<AdviceSpec.Member> group = new ArrayList<>();
         specs.forEach(s -> group.add(new AdviceSpec.Member(s.container(), UUID.randomUUID().toString())));
-        String owner = clients.owner();
         // Inside the client's limits like a simulation (issue 36): its lock held, counted and written at once.
         Advice first = admission.exclusive(owner, () -> transactions.execute(tx -> {
             admission.admit(owner, specs.size());

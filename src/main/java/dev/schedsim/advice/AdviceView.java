@@ -34,6 +34,9 @@ public record AdviceView(@Schema(description = "the advice's id (a random UUID)"
                           + "patch, kubectl command and Helm values") AdviceApply.Apply apply,
                   @Schema(description = "with every container of a pod advised at once: each container's advice "
                           + "and, once all have answered, the one patch for all") AdvicePod.View pod,
+                  @Schema(description = "an advice from observed counters, once SUCCEEDED: the family, the fit, the "
+                          + "workloads sized and the answer's uncertainty (the range of their own answers)")
+                  ObservedAnswer observed,
                   @Schema(description = "the accepted advice request", implementation = AdviceSpec.class)
                   @JsonRawValue String request,
                   @Schema(description = "why it FAILED", implementation = Problem.class) @JsonRawValue String error) {
@@ -50,7 +53,7 @@ public record AdviceView(@Schema(description = "the advice's id (a random UUID)"
                 answer == null ? null : answer.monotone(), answer == null ? null : answer.candidates(),
                 answer == null ? null : answer.answer(), answer == null ? null : answer.unlimited(),
                 answer == null ? null : answer.removeLimit(), answer == null ? null : answer.apply(),
-                AdvicePod.view(a, advices),
+                AdvicePod.view(a, advices), answer == null ? null : answer.observed(),
                 a.getRequestJson(), a.getErrorJson());
     }
 }

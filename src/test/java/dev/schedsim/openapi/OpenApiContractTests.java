@@ -233,6 +233,19 @@ class OpenApiContractTests {
         }
         assertThat(answered.path("status").asString()).as(answered.toString()).isEqualTo("SUCCEEDED");
         api.check("GET", "/api/v1/advice/{id}/report", get("/api/v1/advice/" + adviceId + "/report", "text/html"));
+        // an advice from observed counters, to the end
+        String observedId = api.check("POST", "/api/v1/advice", http.post("/api/v1/advice",
+                AdviceExamples.ADVICE_OBSERVED)).path("id").asString();
+        for (int i = 0; i < 6000; i++) {
+            answered = api.check("GET", "/api/v1/advice/{id}", http.get("/api/v1/advice/" + observedId));
+            if (!answered.path("status").asString().matches("QUEUED|RUNNING")) {
+                break;
+            }
+            sleep();
+        }
+        assertThat(answered.path("status").asString()).as(answered.toString()).isEqualTo("SUCCEEDED");
+        assertThat(answered.path("observed").path("quotaUs").path("max").isNumber()).isTrue();
+        api.check("GET", "/api/v1/advice/{id}/report", get("/api/v1/advice/" + observedId + "/report", "text/html"));
 
         // what the service knows
         api.check("GET", "/api/v1/topologies/presets", http.get("/api/v1/topologies/presets"));
