@@ -26,12 +26,15 @@ import org.springframework.util.unit.DataSize;
  *                     so that slow clients cannot hold the request threads (default 10 s)
  * @param maxBodyReads request bodies read at the same time; one more is answered 503 at once, so that slow
  *                     uploads hold at most this many request threads and the rest (reads, health) go on (32)
+ * @param maxBodyReadsPerClient request bodies one client (its API key's name, or its address without one) may be
+ *                     sending at the same time; one more is answered 429 at once, so that one client's slow
+ *                     uploads cannot take maxBodyReads from everyone (4)
  */
 @ConfigurationProperties("schedsim")
 public record SchedsimProperties(Integer workers, Duration pollInterval, Duration progressInterval, Long maxQueued,
                                  DataSize maxBodySize, Recovery recovery, Duration warmup,
                                  Duration claimBatch, Duration shutdownGrace, Duration bodyTimeout,
-                                 Integer maxBodyReads) {
+                                 Integer maxBodyReads, Integer maxBodyReadsPerClient) {
 
     /**
      * @param requeueAllOnStartup single instance: every RUNNING row belongs to a dead process
@@ -53,6 +56,8 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         shutdownGrace = shutdownGrace == null ? Duration.ofSeconds(10) : shutdownGrace;
         bodyTimeout = bodyTimeout == null ? Duration.ofSeconds(10) : bodyTimeout;
         maxBodyReads = maxBodyReads == null || maxBodyReads < 1 ? 32 : maxBodyReads;
+        maxBodyReadsPerClient = maxBodyReadsPerClient == null || maxBodyReadsPerClient < 1 ? 4
+                : maxBodyReadsPerClient;
         if (recovery == null) {
             recovery = new Recovery(true, Duration.ofSeconds(30));
         } else {

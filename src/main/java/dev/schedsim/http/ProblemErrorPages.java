@@ -33,6 +33,8 @@ class ProblemErrorPages {
                     host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
                 }
             });
+            // (outside the host, so that it sees each answer complete: see the valve)
+            factory.addEngineValves(new UnreadBodyValve());
             // A body read waits at most schedsim.body-timeout (Tomcat's default keeps the connection timeout,
             // 60 s, for every read of a slow upload).
             factory.addConnectorCustomizers(connector -> {

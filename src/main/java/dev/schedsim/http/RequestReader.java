@@ -29,7 +29,13 @@ public class RequestReader {
     private final java.util.concurrent.Semaphore bodyReads;
     private final int maxBodyReads;
 
+    /** Bodies being read now, by client: {@code schedsim.max-body-reads-per-client} each. */
+    private final java.util.concurrent.ConcurrentHashMap<String, Integer> readsByClient =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final int maxBodyReadsPerClient;
+
     public RequestReader(SchedsimProperties properties) {
+        this.maxBodyReadsPerClient = properties.maxBodyReadsPerClient();
         this.maxBytes = properties.maxBodySize().toBytes();
         this.bodyTimeoutNs = properties.bodyTimeout().toNanos();
         this.maxBodyReads = properties.maxBodyReads();
@@ -81,14 +87,37 @@ public class RequestReader {
         if (request.getContentLengthLong() > maxBytes) {
             throw new PayloadTooLargeException(maxBytes);
         }
-        if (!bodyReads.tryAcquire()) {
-            throw new BodyReadsBusyException(maxBodyReads);
+        String client = client(request);
+        boolean[] took = {false};
+        readsByClient.compute(client, (k, n) -> {
+            int now = n == null ? 0 : n;
+            took[0] = now < maxBodyReadsPerClient;
+            return took[0] ? now + 1 : (n == null ? null : now);
+        });
+        if (!took[0]) {
+            // One client's slow uploads: its own 429, not everyone's 503.
+            throw new ClientLimitException("schedsim.max-body-reads-per-client", maxBodyReadsPerClient, 2,
+                    "client " + client + " is sending " + maxBodyReadsPerClient + " request bodies already (schedsim"
+                            + ".max-body-reads-per-client); send them one after another, or faster");
         }
         try {
-            return readBody(request);
+            if (!bodyReads.tryAcquire()) {
+                throw new BodyReadsBusyException(maxBodyReads);
+            }
+            try {
+                return readBody(request);
+            } finally {
+                bodyReads.release();
+            }
         } finally {
-            bodyReads.release();
+            readsByClient.computeIfPresent(client, (k, n) -> n <= 1 ? null : n - 1);
         }
+    }
+
+    /** Who sends: the authenticated client by name, else the address the connection comes from. */
+    private static String client(HttpServletRequest request) {
+        java.security.Principal p = request.getUserPrincipal();
+        return p != null && p.getName() != null ? "'" + p.getName() + "'" : request.getRemoteAddr();
     }
 
     private String readBody(HttpServletRequest request) {
