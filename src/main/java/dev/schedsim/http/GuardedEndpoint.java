@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  *       sending a header byte every 3 s kept its connection for ever, and 9 000 of them filled
  *       max-connections. A sweep closes every connection whose request began (its first byte) longer than
  *       {@code headerTimeout} ago and whose headers are still incomplete;</li>
- *   <li>connections per client address: one address beyond {@code maxPerAddress} open connections has the next
+ *   <li>connections per client address: one address with schedsim.connections.max-per-address open has the next
  *       answered 429 and closed at accept, before a thread or a parser is spent on it.</li>
  * </ul>
  */
@@ -36,10 +36,7 @@ class GuardedEndpoint extends NioEndpoint {
     private static final Logger log = LoggerFactory.getLogger(GuardedEndpoint.class);
 
     private volatile long headerTimeoutNs = TimeUnit.SECONDS.toNanos(10);
-    private volatile int maxPerAddress = 256;
-    /** Open connections by address, and each connection's address (to count it down when it closes). */
-    private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<SocketChannel, InetAddress> addressOf = new ConcurrentHashMap<>();
+    private final ConnectionsPerAddress<SocketChannel> perAddress = new ConnectionsPerAddress<>(256);
     private ScheduledExecutorService sweeper;
 
     GuardedEndpoint() {
@@ -49,7 +46,7 @@ class GuardedEndpoint extends NioEndpoint {
             @Override
             public SocketWrapperBase<NioChannel> remove(Object key) {
                 SocketWrapperBase<NioChannel> removed = super.remove(key);
-                release(key);
+                perAddress.closed(key);
                 return removed;
             }
         };
@@ -60,43 +57,23 @@ class GuardedEndpoint extends NioEndpoint {
     }
 
     void setMaxPerAddress(int n) {
-        maxPerAddress = n;
+        perAddress.setMax(n);
     }
 
     @Override
     protected boolean setSocketOptions(SocketChannel socket) {
         InetAddress address = addressOf(socket);
-        if (address != null && maxPerAddress > 0) {
-            if (!acquire(address)) {
-                refuse(socket, address);
-                // (closing is ours: the acceptor closes only sockets that have a wrapper)
-                destroySocket(socket);
-                return false;
-            }
-            addressOf.put(socket, address);
+        if (!perAddress.open(socket, address)) {
+            refuse(socket, address);
+            // (closing is ours: the acceptor closes only sockets that have a wrapper)
+            destroySocket(socket);
+            return false;
         }
         boolean ok = super.setSocketOptions(socket);
         if (!ok) {
-            release(socket);
+            perAddress.closed(socket);
         }
         return ok;
-    }
-
-    private boolean acquire(InetAddress address) {
-        boolean[] took = {false};
-        perAddress.compute(address, (a, n) -> {
-            int now = n == null ? 0 : n;
-            took[0] = now < maxPerAddress;
-            return took[0] ? now + 1 : n;
-        });
-        return took[0];
-    }
-
-    private void release(Object socket) {
-        InetAddress address = addressOf.remove(socket);
-        if (address != null) {
-            perAddress.computeIfPresent(address, (a, n) -> n <= 1 ? null : n - 1);
-        }
     }
 
     private static InetAddress addressOf(SocketChannel socket) {
@@ -109,10 +86,11 @@ class GuardedEndpoint extends NioEndpoint {
 
     /** A short 429 written without blocking (a fresh socket's buffer takes it), then the endpoint closes. */
     private void refuse(SocketChannel socket, InetAddress address) {
+        int max = perAddress.max();
         String body = "{\"type\":\"" + ProblemHandlers.BASE + "client-limit\",\"title\":\"Client limit reached\","
-                + "\"status\":429,\"detail\":\"this address has " + maxPerAddress + " connections open already (schedsim"
+                + "\"status\":429,\"detail\":\"this address has " + max + " connections open already (schedsim"
                 + ".connections.max-per-address); reuse them or close some\",\"limit\":\"schedsim.connections"
-                + ".max-per-address\",\"value\":" + maxPerAddress + "}";
+                + ".max-per-address\",\"value\":" + max + "}";
         String answer = "HTTP/1.1 429 \r\nContent-Type: application/problem+json\r\nRetry-After: 1\r\nConnection: "
                 + "close\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
         try {
@@ -121,7 +99,7 @@ class GuardedEndpoint extends NioEndpoint {
         } catch (IOException e) {
             // gone already: closing is all that is left
         }
-        log.debug("refused a connection from {}: {} open", address, maxPerAddress);
+        log.debug("refused a connection from {}: {} open", address, perAddress.max());
     }
 
     @Override

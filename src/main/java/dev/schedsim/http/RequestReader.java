@@ -25,21 +25,12 @@ import tools.jackson.databind.exc.PropertyBindingException;
 public class RequestReader {
     private final long maxBytes;
     private final long bodyTimeoutNs;
-    /** Bodies being read now: a request thread each, while its client sends. */
-    private final java.util.concurrent.Semaphore bodyReads;
-    private final int maxBodyReads;
-
-    /** Bodies being read now, by client: {@code schedsim.max-body-reads-per-client} each. */
-    private final java.util.concurrent.ConcurrentHashMap<String, Integer> readsByClient =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private final int maxBodyReadsPerClient;
+    private final BodyReadPermits bodyReads;
 
     public RequestReader(SchedsimProperties properties) {
-        this.maxBodyReadsPerClient = properties.maxBodyReadsPerClient();
         this.maxBytes = properties.maxBodySize().toBytes();
         this.bodyTimeoutNs = properties.bodyTimeout().toNanos();
-        this.maxBodyReads = properties.maxBodyReads();
-        this.bodyReads = new java.util.concurrent.Semaphore(maxBodyReads);
+        this.bodyReads = new BodyReadPermits(properties.maxBodyReads(), properties.maxBodyReadsPerClient());
     }
 
     /** The body as UTF-8 text, at most {@code schedsim.max-body-size} bytes. */
@@ -87,37 +78,9 @@ public class RequestReader {
         if (request.getContentLengthLong() > maxBytes) {
             throw new PayloadTooLargeException(maxBytes);
         }
-        String client = client(request);
-        boolean[] took = {false};
-        readsByClient.compute(client, (k, n) -> {
-            int now = n == null ? 0 : n;
-            took[0] = now < maxBodyReadsPerClient;
-            return took[0] ? now + 1 : (n == null ? null : now);
-        });
-        if (!took[0]) {
-            // One client's slow uploads: its own 429, not everyone's 503.
-            throw new ClientLimitException("schedsim.max-body-reads-per-client", maxBodyReadsPerClient, 2,
-                    "client " + client + " is sending " + maxBodyReadsPerClient + " request bodies already (schedsim"
-                            + ".max-body-reads-per-client); send them one after another, or faster");
+        try (BodyReadPermits.Permit permit = bodyReads.take(request)) {
+            return readBody(request);
         }
-        try {
-            if (!bodyReads.tryAcquire()) {
-                throw new BodyReadsBusyException(maxBodyReads);
-            }
-            try {
-                return readBody(request);
-            } finally {
-                bodyReads.release();
-            }
-        } finally {
-            readsByClient.computeIfPresent(client, (k, n) -> n <= 1 ? null : n - 1);
-        }
-    }
-
-    /** Who sends: the authenticated client by name, else the address the connection comes from. */
-    private static String client(HttpServletRequest request) {
-        java.security.Principal p = request.getUserPrincipal();
-        return p != null && p.getName() != null ? "'" + p.getName() + "'" : request.getRemoteAddr();
     }
 
     private String readBody(HttpServletRequest request) {

@@ -49,7 +49,8 @@ class ConnectionGuardsTests {
             s.setSoTimeout(60_000);
             CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> readToEnd(s));
             OutputStream out = s.getOutputStream();
-            out.write("GET /actuator/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+            out.write("GET /actuator/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+                    .getBytes(StandardCharsets.US_ASCII));
             int sent = 0;
             try {
                 for (; sent < 100 && !answer.isDone(); sent++) {

@@ -36,8 +36,9 @@ class ReservedThreadsTests {
                 for (int i = 0; i < 4; i++) {
                     Socket s = new Socket("localhost", port);
                     s.setSoTimeout(90_000);
-                    s.getOutputStream().write(("POST /api/v1/simulations HTTP/1.1\r\nHost: localhost\r\nContent-Type:"
-                            + " application/json\r\nContent-Length: 1000\r\n\r\n{").getBytes(StandardCharsets.US_ASCII));
+                    s.getOutputStream().write(("POST /api/v1/simulations HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+                            .getBytes(StandardCharsets.US_ASCII));
                     slow.add(s);
                     answers.add(CompletableFuture.supplyAsync(() -> readToEnd(s)));
                 }
