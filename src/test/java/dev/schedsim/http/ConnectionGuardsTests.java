@@ -91,6 +91,80 @@ class ConnectionGuardsTests {
         }
     }
 
+    /** The deadline is on headers only: a connection idle between two requests is kept (as clients' pools expect). */
+    @Test
+    void aKeptAliveConnectionIdleBetweenRequestsIsKept() throws Exception {
+        try (Socket s = new Socket("localhost", port)) {
+            s.setSoTimeout(30_000);
+            byte[] request = "GET /actuator/health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII);
+            s.getOutputStream().write(request);
+            assertThat(readResponse(s.getInputStream())).startsWith("HTTP/1.1 200");
+            Thread.sleep(3_000); // past the 2 s header deadline, within the 10 s keep-alive
+            s.getOutputStream().write(request);
+            assertThat(readResponse(s.getInputStream())).startsWith("HTTP/1.1 200");
+        }
+    }
+
+    /** Nor on bodies (schedsim.body-timeout has them): a body sent over 3 s after its headers is read and accepted. */
+    @Test
+    void aSlowBodyAfterItsHeadersIsNotCutByTheHeaderDeadline() throws Exception {
+        byte[] body = ContainerErrorsTests.BODY.getBytes(StandardCharsets.UTF_8);
+        try (Socket s = new Socket("localhost", port)) {
+            s.setSoTimeout(30_000);
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /api/v1/simulations HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Connection: close\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            int step = (body.length + 5) / 6;
+            for (int i = 0; i < body.length; i += step) {
+                out.write(body, i, Math.min(step, body.length - i));
+                out.flush();
+                Thread.sleep(500);
+            }
+            assertThat(readToEnd(s)).startsWith("closed:HTTP/1.1 202");
+        }
+    }
+
+    /** One response's status line and headers, and as much of its body as Content-Length says. */
+    private static String readResponse(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                return "closed:" + head.toString(StandardCharsets.US_ASCII);
+            }
+            head.write(b);
+        }
+        String h = head.toString(StandardCharsets.US_ASCII);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(h);
+        if (m.find()) {
+            in.readNBytes(Integer.parseInt(m.group(1)));
+        } else if (h.toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked")) {
+            // chunks until the last (size 0)
+            while (true) {
+                String size = line(in);
+                int n = Integer.parseInt(size.split(";")[0].trim(), 16);
+                in.readNBytes(n + 2);
+                if (n == 0) {
+                    break;
+                }
+            }
+        }
+        return h;
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder b = new StringBuilder();
+        int c;
+        while ((c = in.read()) >= 0 && c != '\n') {
+            if (c != '\r') {
+                b.append((char) c);
+            }
+        }
+        return b.toString();
+    }
+
     private static String health() throws IOException {
         try (Socket s = new Socket("localhost", port)) {
             s.setSoTimeout(30_000);
