@@ -26,18 +26,37 @@ import org.springframework.util.unit.DataSize;
  *                     so that slow clients cannot hold the request threads (default 10 s)
  * @param maxBodyReads request bodies read at the same time; one more is answered 503 at once, so that slow
  *                     uploads hold at most this many request threads and the rest (reads, health) go on (32)
+ * @param maxBodyReadsPerClient request bodies one client (its API key's name, or its address without one) may be
+ *                     sending at the same time; one more is answered 429 at once, so that one client's slow
+ *                     uploads cannot take maxBodyReads from everyone (4)
+ * @param connections  bounds on connections that slow or many clients hold
  */
 @ConfigurationProperties("schedsim")
 public record SchedsimProperties(Integer workers, Duration pollInterval, Duration progressInterval, Long maxQueued,
                                  DataSize maxBodySize, Recovery recovery, Duration warmup,
                                  Duration claimBatch, Duration shutdownGrace, Duration bodyTimeout,
-                                 Integer maxBodyReads) {
+                                 Integer maxBodyReads, Integer maxBodyReadsPerClient,
+                                 Connections connections) {
 
     /**
      * @param requeueAllOnStartup single instance: every RUNNING row belongs to a dead process
      * @param heartbeatTimeout    several instances: a RUNNING row whose heartbeat is older is orphaned
      */
     public record Recovery(Boolean requeueAllOnStartup, Duration heartbeatTimeout) {
+    }
+
+    /**
+     * @param headerTimeout a request's line and headers must arrive within this time of their first byte, in all
+     *                      (server.tomcat.connection-timeout bounds each read only); the connection is closed
+     *                      beyond it (default 10 s)
+     * @param maxPerAddress open connections one client address may have; one more is answered 429 and closed at
+     *                      once (default 256; 0: no bound). Behind a proxy every client has the proxy's address
+     */
+    public record Connections(Duration headerTimeout, Integer maxPerAddress) {
+        public Connections {
+            headerTimeout = headerTimeout == null ? Duration.ofSeconds(10) : headerTimeout;
+            maxPerAddress = maxPerAddress == null || maxPerAddress < 0 ? 256 : maxPerAddress;
+        }
     }
 
     public SchedsimProperties {
@@ -53,6 +72,9 @@ public record SchedsimProperties(Integer workers, Duration pollInterval, Duratio
         shutdownGrace = shutdownGrace == null ? Duration.ofSeconds(10) : shutdownGrace;
         bodyTimeout = bodyTimeout == null ? Duration.ofSeconds(10) : bodyTimeout;
         maxBodyReads = maxBodyReads == null || maxBodyReads < 1 ? 32 : maxBodyReads;
+        maxBodyReadsPerClient = maxBodyReadsPerClient == null || maxBodyReadsPerClient < 1 ? 4
+                : maxBodyReadsPerClient;
+        connections = connections == null ? new Connections(null, null) : connections;
         if (recovery == null) {
             recovery = new Recovery(true, Duration.ofSeconds(30));
         } else {

@@ -19,7 +19,8 @@ import org.springframework.web.bind.annotation.RestController;
  * Errors that never reach a controller are problem+json too: the servlet container's error page ({@code /error}:
  * a TRACE request, an error raised in a filter) replaces Spring Boot's default JSON, and Tomcat's own error
  * report valve (errors before the servlet: see {@link ProblemErrorReportValve}) its HTML page. Tomcat's upload
- * timeout is set here too: a body read waits at most schedsim.body-timeout.
+ * timeout is set here too: a body read waits at most schedsim.body-timeout; and the connector's protocol, whose
+ * endpoint bounds header time and connections per address ({@link GuardedEndpoint}).
  */
 @Configuration(proxyBeanMethods = false)
 class ProblemErrorPages {
@@ -33,13 +34,22 @@ class ProblemErrorPages {
                     host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
                 }
             });
+            // (outside the host, so that it sees each answer complete: see the valve)
+            factory.addEngineValves(new UnreadBodyValve());
             // A body read waits at most schedsim.body-timeout (Tomcat's default keeps the connection timeout,
             // 60 s, for every read of a slow upload).
+            factory.setProtocol(GuardedHttp11Protocol.class.getName());
             factory.addConnectorCustomizers(connector -> {
                 if (connector.getProtocolHandler() instanceof org.apache.coyote.http11.AbstractHttp11Protocol<?> p) {
                     p.setDisableUploadTimeout(false);
                     p.setConnectionUploadTimeout(bodyTimeoutMs);
                 }
+                if (connector.getProtocolHandler() instanceof GuardedHttp11Protocol g) {
+                    g.setHeaderTimeoutMs(properties.connections().headerTimeout().toMillis());
+                    g.setMaxConnectionsPerAddress(properties.connections().maxPerAddress());
+                }
+                // No body is read but by RequestReader (bounded in size and time): not as form parameters either.
+                connector.setParseBodyMethods("");
             });
         };
     }

@@ -25,15 +25,12 @@ import tools.jackson.databind.exc.PropertyBindingException;
 public class RequestReader {
     private final long maxBytes;
     private final long bodyTimeoutNs;
-    /** Bodies being read now: a request thread each, while its client sends. */
-    private final java.util.concurrent.Semaphore bodyReads;
-    private final int maxBodyReads;
+    private final BodyReadPermits bodyReads;
 
     public RequestReader(SchedsimProperties properties) {
         this.maxBytes = properties.maxBodySize().toBytes();
         this.bodyTimeoutNs = properties.bodyTimeout().toNanos();
-        this.maxBodyReads = properties.maxBodyReads();
-        this.bodyReads = new java.util.concurrent.Semaphore(maxBodyReads);
+        this.bodyReads = new BodyReadPermits(properties.maxBodyReads(), properties.maxBodyReadsPerClient());
     }
 
     /** The body as UTF-8 text, at most {@code schedsim.max-body-size} bytes. */
@@ -81,13 +78,8 @@ public class RequestReader {
         if (request.getContentLengthLong() > maxBytes) {
             throw new PayloadTooLargeException(maxBytes);
         }
-        if (!bodyReads.tryAcquire()) {
-            throw new BodyReadsBusyException(maxBodyReads);
-        }
-        try {
+        try (BodyReadPermits.Permit permit = bodyReads.take(request)) {
             return readBody(request);
-        } finally {
-            bodyReads.release();
         }
     }
 

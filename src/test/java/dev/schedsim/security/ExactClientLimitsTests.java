@@ -135,6 +135,40 @@ class ExactClientLimitsTests {
         }
     }
 
+    /**
+     * Issue 36 item 7: one client's slow uploads took schedsim.max-body-reads from everyone (503 for all). Now a
+     * client has its own share: alice trickling two bodies gets 429 for a third, bob still submits.
+     */
+    @Test
+    void oneClientsSlowUploadsLeaveOthersTheirBodyReads() throws Exception {
+        try (ConfigurableApplicationContext ctx = EndToEnd.start(List.of(
+                "spring.datasource.url=jdbc:h2:mem:exact-body-reads;DB_CLOSE_DELAY=-1",
+                "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.warmup=0s",
+                "schedsim.security.api-keys=alice:" + ALICE + ":submit,bob:" + ClientLimitsTests.BOB + ":submit",
+                "schedsim.max-body-reads=3", "schedsim.max-body-reads-per-client=2", "schedsim.body-timeout=20s"))) {
+            int port = ((org.springframework.boot.web.server.context.WebServerApplicationContext) ctx).getWebServer()
+                    .getPort();
+            String head = "POST /api/v1/simulations HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + ALICE
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{";
+            try (java.net.Socket a = new java.net.Socket("localhost", port);
+                 java.net.Socket b = new java.net.Socket("localhost", port)) {
+                a.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                b.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                Http alice = EndToEnd.http(ctx).withKey(ALICE);
+                HttpResponse<String> third = null;
+                // (until both are being read by the server: a third is accepted before that)
+                for (int i = 0; i < 200 && (third == null || third.statusCode() != 429); i++) {
+                    third = alice.post("/api/v1/simulations", EndToEnd.FAIR_SHARE);
+                }
+                assertThat(third.statusCode()).as(third.body()).isEqualTo(429);
+                assertThat(Http.json(third).path("limit").asString()).isEqualTo("schedsim.max-body-reads-per-client");
+                HttpResponse<String> bob = EndToEnd.http(ctx).withKey(ClientLimitsTests.BOB).post(
+                        "/api/v1/simulations", EndToEnd.FAIR_SHARE);
+                assertThat(bob.statusCode()).as(bob.body()).isEqualTo(202);
+            }
+        }
+    }
+
     /** {@code n} requests at once (they start together), spread over {@code instances}; their statuses. */
     static List<Integer> burst(List<Http> instances, int n, java.util.function.Function<Http, HttpResponse<String>> send)
             throws Exception {

@@ -38,7 +38,7 @@ class AcceptedRequestsRunTests {
     private static final List<String> PRESETS = List.of("validation-2c", "desktop-8c-smt2", "xeon-2s-4c-smt2");
 
     final RequestReader reader = new RequestReader(new SchedsimProperties(null, null, null, null, null,
-            null, null, null, null, null, null));
+            null, null, null, null, null, null, null, null));
     final RequestValidator validator = new RequestValidator(new Topologies(null, reader),
             new Limits(null, null, null, null, null, null, null, null, null, null, null, null, null), reader);
 
