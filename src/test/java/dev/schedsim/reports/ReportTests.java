@@ -74,6 +74,15 @@ class ReportTests {
             assertThat(markdown).containsPattern("cgroups\\./g\\.nrThrottled +1\\.00 \\[  0\\.00\\]\\( *[0-9.]+\\) +"
                     + "[0-9]\\.[0-9]{2} \\[[ +-][ 0-9.]{5}\\]\\( *[0-9.]+\\)");
 
+            // A throttled cgroup leads to what to set: the advice body the report gives is accepted as it is.
+            assertThat(markdown).contains("What to set for /g: `POST /api/v1/advice` with");
+            assertThat(html).contains("What to set for /g: <code>POST /api/v1/advice</code>");
+            int from = markdown.indexOf("```json\n", markdown.indexOf("What to set for /g")) + 8;
+            String adviceBody = markdown.substring(from, markdown.indexOf("\n```", from));
+            HttpResponse<String> advice = http.post("/api/v1/advice", adviceBody);
+            assertThat(advice.statusCode()).as(advice.body()).isEqualTo(202);
+            assertThat(Http.json(advice).path("request").path("cgroup").asString()).isEqualTo("/g");
+
             HttpResponse<String> json = get(http, port, path, "application/json");
             assertThat(json.statusCode()).isEqualTo(406);
             assertThat(get(http, port, "/api/v1/simulations/no-such-id/report", "text/html").statusCode())
