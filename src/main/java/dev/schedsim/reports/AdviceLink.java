@@ -48,6 +48,28 @@ final class AdviceLink {
         return out;
     }
 
+    /** The links in a Markdown report: a line and the body as a JSON block each. */
+    static String markdown(List<Link> links) {
+        StringBuilder b = new StringBuilder();
+        for (Link a : links) {
+            b.append("\nWhat to set for ").append(a.cgroup()).append(": `POST /api/v1/advice` with\n\n```json\n")
+                    .append(a.body()).append("\n```\n");
+        }
+        return b.toString();
+    }
+
+    /** The links in an HTML report. */
+    static String html(List<Link> links) {
+        StringBuilder b = new StringBuilder();
+        for (Link a : links) {
+            b.append("<p>What to set for ").append(Svg.esc(a.cgroup()))
+                    .append(": <code>POST /api/v1/advice</code> with (Swagger UI: <a href=\"/swagger-ui.html\">")
+                    .append("/swagger-ui.html</a>)</p>\n<pre class=\"advice\">").append(Svg.esc(a.body()))
+                    .append("</pre>\n");
+        }
+        return b.toString();
+    }
+
     private static String workloadIn(JsonNode request, String path) {
         for (JsonNode w : request.path("workloads")) {
             if (w.path("cgroup").asString("/").equals(path)) {

@@ -144,8 +144,8 @@ public final class ReportRenderer {
 
     /** The advice bodies for the baseline's throttled cgroups (the first variant only: one place to start from). */
     private List<AdviceLink.Link> adviceLinks(ResultDocument.Variant v) {
-        return variants.isEmpty() || v != variants.get(0) ? List.of()
-                : AdviceLink.of(name != null ? name : id, request, v, limits.get(v.label()));
+        return v != variants.get(0) ? List.of() : AdviceLink.of(name != null ? name : id, request, v,
+                limits.get(v.label()));
     }
 
     /** One sentence per cgroup: what limited it, in the words of a pod's limits. */
@@ -391,10 +391,7 @@ public final class ReportRenderer {
             for (String verdict : verdicts(v)) {
                 b.append("- ").append(verdict).append('\n');
             }
-            for (AdviceLink.Link a : adviceLinks(v)) {
-                b.append("\nWhat to set for ").append(a.cgroup()).append(": `POST /api/v1/advice` with\n\n```json\n")
-                        .append(a.body()).append("\n```\n");
-            }
+            b.append(AdviceLink.markdown(adviceLinks(v)));
             b.append('\n').append(mdTable(cgroupTable(v))).append('\n').append(mdTable(cpuStatTable(v))).append('\n')
                     .append(mdTable(workloadTable(v))).append('\n').append(mdTable(machineTable(v)));
             if (!costs(v).isEmpty()) {
@@ -475,15 +472,9 @@ public final class ReportRenderer {
             for (String verdict : verdicts(v)) {
                 b.append("<li>").append(Svg.esc(verdict)).append("</li>\n");
             }
-            b.append("</ul>\n");
-            for (AdviceLink.Link a : adviceLinks(v)) {
-                b.append("<p>What to set for ").append(Svg.esc(a.cgroup()))
-                        .append(": <code>POST /api/v1/advice</code> with (Swagger UI: <a href=\"/swagger-ui.html\">")
-                        .append("/swagger-ui.html</a>)</p>\n<pre class=\"advice\">").append(Svg.esc(a.body()))
-                        .append("</pre>\n");
-            }
-            b.append(htmlTable(cgroupTable(v), true)).append(htmlTable(cpuStatTable(v), true))
-                    .append(htmlTable(workloadTable(v), true)).append(htmlTable(machineTable(v), true));
+            b.append("</ul>\n").append(AdviceLink.html(adviceLinks(v))).append(htmlTable(cgroupTable(v), true))
+                    .append(htmlTable(cpuStatTable(v), true)).append(htmlTable(workloadTable(v), true))
+                    .append(htmlTable(machineTable(v), true));
             if (!costs(v).isEmpty()) {
                 b.append("<p>max_newidle_lb_cost per domain level:</p>\n").append(htmlTable(costTable(v), true));
             }
