@@ -26,7 +26,7 @@ final class AdviceLink {
     private AdviceLink() {
     }
 
-    /** The advice bodies for the variant's throttled cgroups; {@code limits} by path, as the variant ran them. */
+    /** The advice bodies for the variant's throttled cgroups ({@code limits} by path; a null name: "report"). */
     static List<Link> of(String name, JsonNode request, ResultDocument.Variant v,
                          java.util.Map<String, CgroupSpec> limits) {
         List<Link> out = new ArrayList<>();

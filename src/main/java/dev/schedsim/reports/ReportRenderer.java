@@ -144,8 +144,7 @@ public final class ReportRenderer {
 
     /** The advice bodies for the baseline's throttled cgroups (the first variant only: one place to start from). */
     private List<AdviceLink.Link> adviceLinks(ResultDocument.Variant v) {
-        return v != variants.get(0) ? List.of() : AdviceLink.of(name != null ? name : id, request, v,
-                limits.get(v.label()));
+        return v != variants.get(0) ? List.of() : AdviceLink.of(name, request, v, limits.get(v.label()));
     }
 
     /** One sentence per cgroup: what limited it, in the words of a pod's limits. */
