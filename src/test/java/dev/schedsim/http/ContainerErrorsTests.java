@@ -1,5 +1,6 @@
 package dev.schedsim.http;
 
+import dev.schedsim.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.EndToEnd;
@@ -136,27 +137,8 @@ class ContainerErrorsTests {
         assertThat(post[1]).isEqualTo("closed");
     }
 
-    /** Sends {@code request} and reads until the server closes ("closed") or 30 s pass with it open ("open"). */
     private static String[] answerAndClose(String request) throws IOException {
-        try (Socket s = new Socket("localhost", port)) {
-            s.setSoTimeout(30_000);
-            s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream got = new ByteArrayOutputStream();
-            byte[] buf = new byte[8192];
-            String end = "closed";
-            try {
-                int n;
-                while ((n = in.read(buf)) != -1) {
-                    got.write(buf, 0, n);
-                }
-            } catch (SocketTimeoutException e) {
-                end = "open";
-            } catch (java.net.SocketException e) {
-                end = "closed"; // reset: closed with the body unread
-            }
-            return new String[] {got.toString(StandardCharsets.UTF_8), end};
-        }
+        return RawHttp.answerAndClose(port, request);
     }
 
     private static String send(String request) throws IOException {

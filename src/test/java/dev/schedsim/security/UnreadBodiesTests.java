@@ -1,14 +1,11 @@
 package dev.schedsim.security;
 
+import dev.schedsim.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.EndToEnd;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,7 +92,7 @@ class UnreadBodiesTests {
                 slow.add(s);
             }
             for (Socket s : slow) {
-                String[] got = readToEnd(s);
+                String[] got = RawHttp.readToEnd(s);
                 assertThat(got[0]).matches("(?s)HTTP/1.1 (401|400) .*");
                 assertThat(got[1]).isEqualTo("closed");
             }
@@ -109,30 +106,7 @@ class UnreadBodiesTests {
         }
     }
 
-    /** Sends {@code request} and reads until the server closes ("closed") or 30 s pass with it open ("open"). */
-    static String[] answerAndClose(String request) throws IOException {
-        try (Socket s = new Socket("localhost", port)) {
-            s.setSoTimeout(30_000);
-            s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-            return readToEnd(s);
-        }
-    }
-
-    static String[] readToEnd(Socket s) throws IOException {
-        InputStream in = s.getInputStream();
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
-        byte[] buf = new byte[8192];
-        String end = "closed";
-        try {
-            int n;
-            while ((n = in.read(buf)) != -1) {
-                got.write(buf, 0, n);
-            }
-        } catch (SocketTimeoutException e) {
-            end = "open";
-        } catch (SocketException e) {
-            end = "closed"; // reset: closed with the body unread
-        }
-        return new String[] {got.toString(StandardCharsets.UTF_8), end};
+    private static String[] answerAndClose(String request) throws IOException {
+        return RawHttp.answerAndClose(port, request);
     }
 }
