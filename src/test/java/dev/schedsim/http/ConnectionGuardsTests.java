@@ -1,5 +1,6 @@
 package dev.schedsim.http;
 
+import dev.schedsim.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.EndToEnd;
@@ -174,22 +175,13 @@ class ConnectionGuardsTests {
         }
     }
 
-    /** "closed:" and what was answered, once the server closes; "open:" if 60 s pass first. */
+    /** "closed:" and what was answered, once the server closes; "open:" if the socket's timeout passes first. */
     private static String readToEnd(Socket s) {
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
-        String end = "closed:";
         try {
-            InputStream in = s.getInputStream();
-            byte[] buf = new byte[8192];
-            int n;
-            while ((n = in.read(buf)) != -1) {
-                got.write(buf, 0, n);
-            }
-        } catch (java.net.SocketTimeoutException e) {
-            end = "open:";
+            String[] r = RawHttp.readToEnd(s);
+            return r[1] + ":" + r[0];
         } catch (IOException e) {
-            // reset: closed
+            return "closed:";
         }
-        return end + got.toString(StandardCharsets.UTF_8);
     }
 }

@@ -1,11 +1,10 @@
 package dev.schedsim.http;
 
+import dev.schedsim.RawHttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.EndToEnd;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -70,18 +69,12 @@ class ReservedThreadsTests {
         }
     }
 
+    /** What was answered, until the server closes or the socket's timeout. */
     private static String readToEnd(Socket s) {
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
         try {
-            InputStream in = s.getInputStream();
-            byte[] buf = new byte[8192];
-            int n;
-            while ((n = in.read(buf)) != -1) {
-                got.write(buf, 0, n);
-            }
+            return RawHttp.readToEnd(s)[0];
         } catch (IOException e) {
-            // closed or reset: what was answered is what counts
+            return "";
         }
-        return got.toString(StandardCharsets.UTF_8);
     }
 }
