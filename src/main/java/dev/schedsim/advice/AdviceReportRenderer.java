@@ -135,7 +135,8 @@ final class AdviceReportRenderer {
         for (String[] r : question()) {
             b.append("| ").append(r[0]).append(" | ").append(r[1].replace("|", "\\|")).append(" |\n");
         }
-        b.append("\n## The answer\n\n").append(ReportRenderer.mdTable(answerTable()));
+        b.append("\n## The answer\n\n").append(ReportRenderer.mdTable(answerTable()))
+                .append(AdviceApplyReport.markdown(answer));
         b.append("\n## Every setting tried (").append(answer.steps()).append(" steps")
                 .append(answer.monotone() ? "" : "; not monotone in the quota").append(")\n\n")
                 .append(ReportRenderer.mdTable(candidateTable()));
@@ -152,7 +153,8 @@ final class AdviceReportRenderer {
         for (String[] r : question()) {
             b.append("<tr><td>").append(Svg.esc(r[0])).append("</td><td>").append(Svg.esc(r[1])).append("</td></tr>\n");
         }
-        b.append("</table>\n<h2>The answer</h2>\n").append(ReportRenderer.htmlTable(answerTable(), true)).append("<h2>The trade-off</h2>\n")
+        b.append("</table>\n<h2>The answer</h2>\n").append(ReportRenderer.htmlTable(answerTable(), true))
+                .append(AdviceApplyReport.html(answer)).append("<h2>The trade-off</h2>\n")
                 .append("<p>Each figure of the objective (worst over the repetitions) against the limit; the "
                         + "objective dashed.</p>\n");
         for (String svg : plots()) {
