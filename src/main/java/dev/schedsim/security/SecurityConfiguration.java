@@ -93,6 +93,8 @@ class SecurityConfiguration {
                         .requestMatchers("/actuator", "/actuator/**").hasRole(admin)
                         .requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html",
                                 "/swagger-ui/**").permitAll()
+                        // the advisor's page: a form and its script, no one's data (the key is typed into it)
+                        .requestMatchers(HttpMethod.GET, "/advisor").permitAll()
                         .requestMatchers(HttpMethod.GET, "/api/**").hasAnyRole(read, submit, admin)
                         .requestMatchers(HttpMethod.HEAD, "/api/**").hasAnyRole(read, submit, admin)
                         .requestMatchers(HttpMethod.OPTIONS, "/api/**").hasAnyRole(read, submit, admin)
