@@ -64,10 +64,16 @@ final class AdviceLink {
         for (Link a : links) {
             b.append("<p>What to set for ").append(Svg.esc(a.cgroup()))
                     .append(": <code>POST /api/v1/advice</code> with (Swagger UI: <a href=\"/swagger-ui.html\">")
-                    .append("/swagger-ui.html</a>)</p>\n<pre class=\"advice\">").append(Svg.esc(a.body()))
-                    .append("</pre>\n");
+                    .append("/swagger-ui.html</a>), or <a class=\"advisor\" href=\"/advisor#request=")
+                    .append(Svg.esc(fragment(a.body()))).append("\">ask it on /advisor</a></p>\n<pre class=\"advice\">")
+                    .append(Svg.esc(a.body())).append("</pre>\n");
         }
         return b.toString();
+    }
+
+    /** The body as /advisor reads it from its address (decodeURIComponent: a space is %20, not +). */
+    private static String fragment(String body) {
+        return java.net.URLEncoder.encode(body, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private static String workloadIn(JsonNode request, String path) {
