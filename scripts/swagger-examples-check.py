@@ -5,127 +5,24 @@ Execute twice and reads the status Swagger UI shows. Every example must answer 2
 Idempotency-Key made the second run of an example a 409). Operations that need a value no example gives (a
 simulation's id) are skipped and listed.
 
-Drives Chromium over the DevTools protocol with a small WebSocket client of its own (no Python packages needed).
+Drives Chromium over the DevTools protocol (scripts/cdp.py: a small WebSocket client, no Python packages needed).
 Starts the service jar (target/schedsim-*.jar, built by the caller) on $SCHEDSIM_PORT (else a free port) with a
 temporary H2 database.
 
 usage: scripts/swagger-examples-check.py [JAR]      exit 0 ok, 1 a failure, 2 chromium unavailable
 """
-import base64
 import glob
 import json
 import os
 import shutil
-import socket
-import struct
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Page, WebSocket, free_port, wait_http  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
-def wait_http(url, seconds):
-    end = time.time() + seconds
-    while time.time() < end:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                return r.read()
-        except Exception:
-            time.sleep(0.3)
-    raise RuntimeError("no answer from " + url)
-
-
-class WebSocket:
-    """Just enough of RFC 6455 for the DevTools protocol: text frames, client masking, fragments, pings."""
-
-    def __init__(self, url):
-        rest = url[len("ws://"):]
-        hostport, path = rest.split("/", 1)
-        host, port = hostport.split(":")
-        self.sock = socket.create_connection((host, int(port)))
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(("GET /%s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                           "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (path, hostport, key))
-                          .encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += self.sock.recv(1)
-        if b" 101 " not in head.split(b"\r\n")[0]:
-            raise RuntimeError("websocket handshake failed: " + head.decode(errors="replace"))
-
-    def _exact(self, n):
-        b = b""
-        while len(b) < n:
-            chunk = self.sock.recv(n - len(b))
-            if not chunk:
-                raise RuntimeError("websocket closed")
-            b += chunk
-        return b
-
-    def send(self, text):
-        data = text.encode()
-        mask = os.urandom(4)
-        n = len(data)
-        header = bytes([0x81])
-        if n < 126:
-            header += bytes([0x80 | n])
-        elif n < 65536:
-            header += bytes([0x80 | 126]) + struct.pack(">H", n)
-        else:
-            header += bytes([0x80 | 127]) + struct.pack(">Q", n)
-        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
-
-    def recv(self):
-        message = b""
-        while True:
-            b0, b1 = self._exact(2)
-            n = b1 & 0x7F
-            if n == 126:
-                n = struct.unpack(">H", self._exact(2))[0]
-            elif n == 127:
-                n = struct.unpack(">Q", self._exact(8))[0]
-            payload = self._exact(n)
-            opcode = b0 & 0x0F
-            if opcode == 9:  # ping
-                continue
-            message += payload
-            if b0 & 0x80:
-                return message.decode()
-
-
-class Page:
-    def __init__(self, ws):
-        self.ws = ws
-        self.next_id = 0
-
-    def call(self, method, **params):
-        self.next_id += 1
-        my = self.next_id
-        self.ws.send(json.dumps({"id": my, "method": method, "params": params}))
-        while True:
-            m = json.loads(self.ws.recv())
-            if m.get("id") == my:
-                if "error" in m:
-                    raise RuntimeError("%s: %s" % (method, m["error"]))
-                return m["result"]
-
-    def evaluate(self, js, timeout_s=600):
-        r = self.call("Runtime.evaluate", expression=js, awaitPromise=True, returnByValue=True,
-                      timeout=timeout_s * 1000)
-        if "exceptionDetails" in r:
-            raise RuntimeError("page script failed: %s" % json.dumps(r["exceptionDetails"])[:2000])
-        return r["result"].get("value")
 
 
 # Runs in the page: every operation, every example, Execute twice; returns what Swagger UI showed.
