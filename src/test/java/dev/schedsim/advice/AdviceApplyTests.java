@@ -101,6 +101,13 @@ class AdviceApplyTests {
         return out;
     }
 
+    private String report(String id, String accept) {
+        HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://localhost:"
+                + port + "/api/v1/advice/" + id + "/report")).header("Accept", accept).GET());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return r.body();
+    }
+
     private static JsonNode web(JsonNode deployment) {
         for (JsonNode c : deployment.path("spec").path("template").path("spec").path("containers")) {
             if (c.path("name").asString().equals("web")) {
@@ -137,6 +144,12 @@ class AdviceApplyTests {
                 .isEqualTo(resources);
         assertThat(a.path("apply").path("cpuMax").asString()).isEqualTo(a.path("recommendation").path("cpuMax")
                 .asString());
+        // the report ends in the same change: the command and the values the answer gives, as they are
+        String id = a.path("id").asString();
+        assertThat(report(id, "text/markdown")).contains("## What to apply", "```\n" + k.path("kubectl").asString()
+                + "\n```", k.path("helmValues").asString(), "cpu.max " + a.path("apply").path("cpuMax").asString());
+        assertThat(report(id, "text/html")).contains("<h2>What to apply</h2>", "<pre class=\"apply\">"
+                + dev.schedsim.reports.Svg.esc(k.path("kubectl").asString()) + "</pre>");
 
         // the patched Deployment simulated as it stands: every repetition within the objective
         ObjectNode sim = (ObjectNode) Http.JSON.readTree(SimulationExamples.KUBERNETES);
@@ -168,6 +181,8 @@ class AdviceApplyTests {
         JsonNode resources = patched.path("spec").path("containers").get(0).path("resources");
         assertThat(resources.path("limits").has("cpu")).isFalse();
         assertThat(resources).isEqualTo(k.path("resources"));
+        assertThat(report(a.path("id").asString(), "text/markdown")).contains("Remove the limit: "
+                + a.path("removeLimit").path("why").asString(), "cpu.max max", k.path("kubectl").asString());
 
         ObjectNode sim = (ObjectNode) Http.JSON.readTree(SimulationExamples.KUBERNETES);
         ((ObjectNode) sim.path("kubernetes")).set("pod", patched);

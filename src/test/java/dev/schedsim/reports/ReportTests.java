@@ -79,6 +79,10 @@ class ReportTests {
             assertThat(html).contains("What to set for /g: <code>POST /api/v1/advice</code>");
             int from = markdown.indexOf("```json\n", markdown.indexOf("What to set for /g")) + 8;
             String adviceBody = markdown.substring(from, markdown.indexOf("\n```", from));
+            // and the HTML's link to /advisor carries the same body, as the page reads it (decodeURIComponent)
+            int href = html.indexOf("href=\"/advisor#request=") + "href=\"/advisor#request=".length();
+            assertThat(java.net.URLDecoder.decode(html.substring(href, html.indexOf('"', href)),
+                    java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(adviceBody);
             HttpResponse<String> advice = http.post("/api/v1/advice", adviceBody);
             assertThat(advice.statusCode()).as(advice.body()).isEqualTo(202);
             assertThat(Http.json(advice).path("request").path("cgroup").asString()).isEqualTo("/g");
