@@ -6,6 +6,7 @@ screenshots of docs/images/ (advisor.png, report-throttled.png):
    gave, and a misspelt workload field shows the field it names.
 2. With the key typed in, the Deployment the page comes with is asked for at throttled-10pct: the page shows the
    answer's kubectl patch with the limits.cpu the API answered, and the advice report with its trade-off plot.
+   Then a Pod of two containers (each advised, one patch for both) and the observed counters the page comes with.
 3. A throttled simulation (the README's first one, /b at half a CPU): its report is screenshot; its "ask it on
    /advisor" link opens the page with the advice request filled in, which is asked and answered with the cpu.max
    the API answered.
@@ -38,6 +39,14 @@ TWO_GROUPS = {"name": "two-groups", "topology": {"preset": "validation-2c"},
               "workloads": [{"name": "stress-a", "cgroup": "/a", "type": "cpu-bound", "threads": 2},
                             {"name": "stress-b", "cgroup": "/b", "type": "cpu-bound", "threads": 2}],
               "durationMs": 2000, "seed": 42}
+
+# A bare Pod of two containers, each with its own limit.
+TWO_CONTAINERS = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "checkout", "namespace": "shop"},
+                  "spec": {"containers": [
+                      {"name": "web", "image": "checkout:2.4",
+                       "resources": {"requests": {"cpu": "250m"}, "limits": {"cpu": "300m"}}},
+                      {"name": "sidecar", "image": "fluent-bit:3.1",
+                       "resources": {"requests": {"cpu": "50m"}, "limits": {"cpu": "100m"}}}]}}
 
 # In the page: fills a field as typing would (the value, then the events a user's typing fires).
 FILL = r"""
@@ -151,6 +160,25 @@ def main():
                   and "What to apply" in f["text"] and a["apply"]["kubernetes"]["kubectl"] in f["text"],
                   "the advice report is shown with its trade-off plot (%d points) and the patch" % f["circles"])
             shot(page, "advisor.png", failures)
+
+        # 2b. A pod of two containers, as JSON: each advised, and one patch for both; then observed counters.
+        page.evaluate("fill('pod', %s)" % json.dumps(json.dumps(TWO_CONTAINERS, indent=2)))
+        page.evaluate("fill('workloads', %s)" % json.dumps(json.dumps(
+            {"web": {"type": "periodic", "threads": 2, "runUs": 2000, "sleepUs": 8000},
+             "sidecar": {"type": "periodic", "threads": 1, "runUs": 1000, "sleepUs": 9000}})))
+        page.evaluate("fill('duration', '500'); fill('objective', 'CPUThrottlingHigh')")
+        r = page.evaluate(ASK)
+        ok = r["state"] == "done" and [a["status"] for a in r["advices"]] == ["SUCCEEDED", "SUCCEEDED"]
+        pod = api(port, "/api/v1/advice/" + r["advices"][0]["id"])["pod"] if ok else {}
+        check(failures, ok and r["kubectl"][0] == pod.get("kubectl") and len(r["frames"]) == 2
+              and all(f["circles"] > 0 for f in r["frames"]),
+              "both containers advised, one patch for both: %s" % (r["kubectl"][:1] or r["status"]))
+        page.evaluate("pick('observed'); fill('objective', 'throttled-10pct')")
+        r = page.evaluate(ASK)
+        ok = r["state"] == "done" and len(r["advices"]) == 1 and r["advices"][0]["status"] == "SUCCEEDED"
+        a = api(port, "/api/v1/advice/" + r["advices"][0]["id"]) if ok else {}
+        check(failures, ok and "observed" in a and r["cpuMax"] == ["cpu.max " + a["apply"]["cpuMax"]],
+              "observed counters advised: %s" % (r["cpuMax"] or r["status"]))
 
         # 3. A throttled report, and from its link back to the page.
         sim = api(port, "/api/v1/simulations", TWO_GROUPS)["id"]
