@@ -1,6 +1,9 @@
 package dev.schedsim.engine;
 
-/** Thrown when a run exceeds its event budget (engine-model.md §1). */
+/**
+ * Thrown when a run exceeds its event budget: a run is stopped at 20 times its estimated events (docs/api.md,
+ * "Limits").
+ */
 public class BudgetExceededException extends RuntimeException {
     private final long budget;
 

@@ -3,7 +3,8 @@ package dev.schedsim.engine;
 import java.util.List;
 
 /**
- * What one run reports (engine-model.md §6). Times in µs, percentages 0..100.
+ * What one run reports (docs/api.md, "The result", gives each figure as the service returns it). Times in µs,
+ * percentages 0..100.
  *
  * @param simulatedUs simulated time reached (the duration, or less when every finite workload finished)
  * @param events      events processed
@@ -82,7 +83,10 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
         }
     }
 
-    /** cgroup v2 cpu.stat with the kernel's semantics (kernel-facts §1.9). */
+    /**
+     * cgroup v2 cpu.stat with the kernel's semantics: usage_usec as kernel/cgroup/rstat.c,
+     * cgroup_base_stat_cputime_show() prints it, the rest as kernel/sched/core.c, cpu_extra_stat_show().
+     */
     public record CpuStat(long usageUsec, long nrPeriods, long nrThrottled, long throttledUsec, long nrBursts,
                           long burstUsec) {
     }

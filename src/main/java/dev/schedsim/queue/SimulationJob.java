@@ -113,10 +113,6 @@ public class SimulationJob {
         return errorJson;
     }
 
-    public String getIdempotencyKey() {
-        return idempotencyKey;
-    }
-
     public String getRequestHash() {
         return requestHash;
     }

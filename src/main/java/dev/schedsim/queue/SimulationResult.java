@@ -30,8 +30,4 @@ public class SimulationResult extends InsertedOnce {
     public String getId() {
         return simulationId;
     }
-
-    public String getResultJson() {
-        return resultJson;
-    }
 }

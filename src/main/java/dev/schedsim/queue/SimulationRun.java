@@ -98,8 +98,4 @@ public class SimulationRun extends InsertedOnce {
     public long getEvents() {
         return events;
     }
-
-    public long getSimulatedUs() {
-        return simulatedUs;
-    }
 }

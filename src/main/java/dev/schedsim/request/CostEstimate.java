@@ -12,8 +12,9 @@ import dev.schedsim.engine.spec.WorkloadSpec;
  * groups' period timers, times the simulated time; the report grows with the groups (their paths are written in
  * it several times), the workloads and the CPUs.
  *
- * <p>An estimate, not a bound: {@code docs/security.md} ("What a request costs") has it against the events and
- * bytes of real runs. A worker still stops a run that goes far beyond it ({@link #budget}).
+ * <p>An estimate, not a bound: {@code CostEstimateTests} holds it against the events and bytes of real runs;
+ * docs/api.md ("Limits") has the limits it is held to. A worker still stops a run that goes far beyond it
+ * ({@link #budget}).
  */
 public final class CostEstimate {
     /**

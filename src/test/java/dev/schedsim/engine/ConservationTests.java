@@ -21,7 +21,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Invariants that hold for any spec (engine-model.md §8: "CPU time conserved"), checked on random small
+ * Invariants that hold for any spec (CPU time conserved, cpu.stat consistent), checked on random small
  * specs from a seeded generator (property-based style, without a framework). Every case is a dynamic test
  * named by its seed; a failure message repeats the seed and the spec so the case can be replayed with
  * {@link #randomSpec(long)}.
@@ -214,7 +214,7 @@ class ConservationTests {
             if (Math.abs(sum - st.usageUsec()) > n + 1) {
                 broken.add(path + " usage " + st.usageUsec() + " ≠ Σ workload cpuUsec in its subtree " + sum);
             }
-            // cpu.stat semantics (kernel-facts §1.9).
+            // cpu.stat semantics (kernel/sched/core.c, cpu_extra_stat_show()).
             CgroupSpec c = bySpec.get(path);
             if (!c.limited()) {
                 if (st.nrPeriods() != 0 || st.nrThrottled() != 0 || st.throttledUsec() != 0 || st.nrBursts() != 0

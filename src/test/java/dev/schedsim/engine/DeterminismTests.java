@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * engine-model.md §1: "Same spec + same seed ⇒ identical report, on any machine." The only randomness is
+ * Same spec + same seed ⇒ identical report, on any machine. The only randomness is
  * the run's seeded generators: the run's own, which with BANDWIDTH_TIMER_INTERLEAVE draws each group's
  * period-timer phase (init_cfs_bandwidth: hrtimer_set_expires(get_random_u32_below(period))), so different seeds
  * move the period boundaries and with them the bandwidth statistics; and the machine noise's (interrupts, timer

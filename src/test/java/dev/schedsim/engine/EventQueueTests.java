@@ -13,9 +13,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The timer queue orders events by (time, priority, arming sequence) so that equal-time events break ties
- * the same way on every run (engine-model.md §1); re-arming a slot moves it (an hrtimer is armed at most
- * once: hrtimer_start() on an enqueued timer removes it first), cancel removes it (hrtimer_cancel()).
+ * The timer queue orders events by (time, priority, arming sequence) so that equal-time events break ties the same way
+ * on every run (same spec and seed, same report: {@code DeterminismTests}); re-arming a slot moves it (an hrtimer is
+ * armed at most once: hrtimer_start() on an enqueued timer removes it first), cancel removes it (hrtimer_cancel()).
  */
 class EventQueueTests {
 

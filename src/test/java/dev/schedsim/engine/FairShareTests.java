@@ -15,15 +15,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Fairness by weight (engine-model.md §8: "fairness by weight within 2 % for CPU-bound equal tasks"), for
+ * Fairness by weight, within 2 % for CPU-bound equal tasks, for
  * the EEVDF profile (6.18) and the CFS profile (6.1). Expected shares come from the weights alone:
- * sched_prio_to_weight[] for nice, shares = cpu.weight · 1024 / 100 for cgroups (kernel-facts §5.1).
+ * sched_prio_to_weight[] for nice, shares = cpu.weight · 1024 / 100 for cgroups (kernel/sched/core.c,
+ * cpu_weight_write_u64()).
  */
 class FairShareTests {
     static final double TOLERANCE = 0.02;
     static final int[] CPU0 = {0};
 
-    /** sched_prio_to_weight[nice + 20] (kernel-facts §5.1), the two values the nice test uses. */
+    /** sched_prio_to_weight[nice + 20] (kernel/sched/core.c), the two values the nice test uses. */
     static final long WEIGHT_NICE_0 = 1024;
     static final long WEIGHT_NICE_5 = 335;
 

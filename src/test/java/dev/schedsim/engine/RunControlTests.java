@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Progress, cancellation and the event budget (engine-model §1). */
+/** Progress, cancellation and the event budget (docs/api.md, "Limits": {@code budget-exceeded}). */
 class RunControlTests {
     @Test
     void progressReportsIncreasingSimulatedTime() {

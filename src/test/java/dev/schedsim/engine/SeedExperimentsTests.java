@@ -13,8 +13,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seeds' experiments at the engine level (scenarios.md): the same spec and seeds with the seed's feature
- * off and on; each test asserts the published direction and the band of scenarios.md. Nothing here scales
+ * The seeds' experiments at the engine level (docs/model.md, "The seed experiments, reproduced by
+ * mechanism"): the same spec and seeds with the seed's feature
+ * off and on; each test asserts the published direction and the band of
+ * src/main/resources/scenarios/catalog.json. Nothing here scales
  * a result: the feature switches the kernel behaviour the patch changes and the effect comes out of the
  * modelled machine.
  */

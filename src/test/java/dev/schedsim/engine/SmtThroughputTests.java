@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The SMT throughput model (engine-model.md §2): a core with k busy hardware threads delivers T(k) times the
+ * The SMT throughput model ({@code engine.machine.Smt}): a core with k busy hardware threads delivers T(k) times the
  * work of one thread alone, shared equally, so each thread progresses at T(k)/k; work is at full
  * single-thread speed, usage is CPU time. Expected completion times come from the curve of the topology's
  * {@link HardwareModel}, never from a measured run.

@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The machine: Linux x86 CPU numbering, SMT siblings, LLC spans and the scheduling-domain levels built like
- * {@code build_sched_domains()} / {@code sd_init()} (kernel-facts §3.1, engine-model.md §2 and §7).
+ * {@code build_sched_domains()} / {@code sd_init()} (kernel/sched/topology.c), and the presets of
+ * {@link TopologyPresets}.
  */
 class TopologyTests {
 
@@ -32,7 +33,7 @@ class TopologyTests {
         return new Topology(TopologyPresets.byName(preset).spec());
     }
 
-    /** The CPU counts of engine-model.md §7. */
+    /** The presets' CPU counts. */
     static final Map<String, Integer> CPUS_OF_ENGINE_MODEL_TABLE = new LinkedHashMap<>();
 
     static {
@@ -76,7 +77,7 @@ class TopologyTests {
     void everyPresetOfTheEngineModelTableExistsWithItsCpuCount() {
         for (Map.Entry<String, Integer> e : CPUS_OF_ENGINE_MODEL_TABLE.entrySet()) {
             TopologyPresets.Preset p = TopologyPresets.byName(e.getKey());
-            assertNotNull(p, "preset " + e.getKey() + " of engine-model.md §7 missing");
+            assertNotNull(p, "preset " + e.getKey() + " missing");
             assertEquals(e.getValue(), p.spec().cpuCount(), e.getKey());
             assertEquals(e.getValue(), new Topology(p.spec()).cpuCount(), e.getKey());
         }

@@ -4,7 +4,7 @@ import dev.schedsim.engine.fair.CfsRq;
 import dev.schedsim.engine.fair.TaskGroup;
 
 /**
- * A {@code struct cfs_bandwidth} (kernel-facts §1.1): the group's global pool, its period and slack timers
+ * A {@code struct cfs_bandwidth} (kernel/sched/sched.h): the group's global pool, its period and slack timers
  * and its cpu.stat counters. The global pool and its timers are {@link BandwidthPool}'s, the throttled list and
  * the throttle counters {@link Throttle}'s.
  */

@@ -3,12 +3,12 @@ package dev.schedsim.engine.fair;
 import dev.schedsim.engine.core.Task;
 
 /**
- * A {@code struct cfs_rq}: one task group's run queue on one CPU, with the bandwidth fields of
- * kernel-facts §1.1. A short queue keeps its entities (curr included, as EEVDF keeps curr on_rq) in an array
- * in enqueue order, which the picks scan: run queues hold few entities in practice, and a scan of a few is
- * cheaper than a tree. A queue that grows to {@link #TREE_AT} entities moves them into a {@link Timeline}
- * (the kernel's {@code tasks_timeline}, curr kept out of it as {@code set_next_entity()} does) and goes back to
- * the array when it falls under {@link #ARRAY_AT}. Both give the same answers: ties break by enqueue order.
+ * A {@code struct cfs_rq}: one task group's run queue on one CPU, with the bandwidth fields of CONFIG_CFS_BANDWIDTH
+ * (kernel/sched/sched.h). A short queue keeps its entities (curr included, as EEVDF keeps curr on_rq) in an array in
+ * enqueue order, which the picks scan: run queues hold few entities in practice, and a scan of a few is cheaper than a
+ * tree. A queue that grows to {@link #TREE_AT} entities moves them into a {@link Timeline} (the kernel's {@code
+ * tasks_timeline}, curr kept out of it as {@code set_next_entity()} does) and goes back to the array when it falls
+ * under {@link #ARRAY_AT}. Both give the same answers: ties break by enqueue order.
  */
 public final class CfsRq {
     public final TaskGroup tg;
@@ -52,7 +52,7 @@ public final class CfsRq {
     /** On its CPU's leaf list ({@code Cpu.leaf}). */
     public boolean onLeafList;
 
-    // --- CFS bandwidth (kernel-facts §1.1) ---
+    // --- CFS bandwidth (struct cfs_rq's CONFIG_CFS_BANDWIDTH fields, kernel/sched/sched.h) ---
     public boolean runtimeEnabled;
     public long runtimeRemaining;
     public boolean throttled;

@@ -1,7 +1,7 @@
 package dev.schedsim.engine.pelt;
 
 /**
- * Per-entity load tracking as kernel/sched/pelt.c does it (kernel-facts §5.5): time in 1024 ns units,
+ * Per-entity load tracking as kernel/sched/pelt.c does it: time in 1024 ns units,
  * periods of 1024 units, y^32 = 1/2, sums decayed with {@code decay_load()} and accumulated with
  * {@code accumulate_sum()} in its three segments, averages divided by {@code get_pelt_divider()}.
  * Integer arithmetic throughout, so results are identical on every machine.

@@ -11,7 +11,7 @@ import dev.schedsim.engine.topology.SchedDomainShared;
 import dev.schedsim.engine.topology.Topology;
 
 /**
- * select_idle_sibling() (kernel/sched/fair.c, kernel-facts §2.2) in the kernel's order: target, prev,
+ * select_idle_sibling() (kernel/sched/fair.c) in the kernel's order: target, prev,
  * recent_used_cpu, an idle SMT sibling of prev, then select_idle_cpu() — an idle core when the LLC's
  * has_idle_cores hint says there may be one, else an idle CPU — scanning the LLC from target + 1.
  *

@@ -10,7 +10,7 @@ import dev.schedsim.engine.topology.DomainLevel;
 import dev.schedsim.engine.topology.Topology;
 
 /**
- * select_task_rq_fair() for a wakeup (kernel/sched/fair.c, kernel-facts §2.1; SD_BALANCE_WAKE is never set, so
+ * select_task_rq_fair() for a wakeup (kernel/sched/fair.c; SD_BALANCE_WAKE is never set, so
  * always the fast path): wake_wide(), wake_affine() (WA_IDLE, then WA_WEIGHT on PELT loads), then
  * {@link SelectIdleSibling#selectIdleSibling}; with VCPU_PACK (not mainline) {@link VcpuPack} first. Owns each
  * task's wakee-flip bookkeeping.

@@ -5,7 +5,8 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * A named set of feature values approximating a kernel release (features.md).
+ * A named set of feature values approximating a kernel release (the releases and their features are in
+ * {@link KernelProfiles}; a request names one in {@code kernel.profile}, docs/api.md "The request").
  *
  * @param name        the version label, e.g. {@code "6.18"}
  * @param approximate true when the release in which a feature appeared is only approximately known

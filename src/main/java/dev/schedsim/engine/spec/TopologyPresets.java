@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The named machines of engine-model.md §7. */
+/** The named machines a request's {@code topology.preset} names (docs/api.md, "The request"). */
 public final class TopologyPresets {
 
     /** A preset: its name, what it is, why it is here, and its shape. */

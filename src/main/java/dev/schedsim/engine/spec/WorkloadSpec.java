@@ -3,9 +3,9 @@ package dev.schedsim.engine.spec;
 import java.util.List;
 
 /**
- * One workload of a simulation (api.md §1): what every workload has (name, cgroup, nice, affinity, cache
+ * One workload of a simulation (docs/api.md, "workloads"): what every workload has (name, cgroup, nice, affinity, cache
  * footprint) and its {@link Kind}, the type's own parameters. Adding a workload type means a {@link Kind} record
- * here and its program in {@code engine.workload} (docs/model.md, "Add a workload type").
+ * here and its program in {@code engine.workload} (docs/model.md, "Walkthrough 2: add a workload type").
  *
  * @param name             unique in the simulation
  * @param cgroup           the cgroup path its threads run in

@@ -1,6 +1,6 @@
 package dev.schedsim.engine.spec;
 
-/** The workload kinds of api.md §1, by their fixed wire names. */
+/** The workload kinds of docs/api.md ("workloads"), by their fixed wire names. */
 public enum WorkloadType {
     CPU_BOUND("cpu-bound"),
     PERIODIC("periodic"),

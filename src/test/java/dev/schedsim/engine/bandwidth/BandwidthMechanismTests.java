@@ -20,7 +20,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * One test per bandwidth-control mechanism of kernel-facts §1, each naming the kernel function it follows.
+ * One test per bandwidth-control mechanism (kernel/sched/fair.c, CONFIG_CFS_BANDWIDTH), each naming the kernel
+ * function it follows.
  * White-box tests drive {@link BandwidthPool} and {@link Throttle} directly on a configured but not yet running simulation
  * (validation-2c, a group /g with a limit, nothing running); scenario tests run the engine.
  */
