@@ -23,7 +23,7 @@ import java.util.List;
  * user starts from a shell; {@code -Dcgroup=/} runs it in the root cgroup instead. The posting's own figures say its
  * hackbench ran in task groups: the SMT level's cost "includes the update of blocked load" and averages 33 µs, and
  * update_blocked_averages() walks only the root cfs_rq when there are none (1 µs here). docs/model.md, "Seed 003's
- * table", has both tables.
+ * table", has both tables. {@code -Dpreset=NAME} runs the same rows on another machine (the neighbouring shapes).
  *
  * <p>usage: scripts/seed-table.sh 003 [TOTAL (9600)] [REPS (3)] [GROUPS... (1 4 16 32 64 128 256)]
  */
@@ -78,8 +78,9 @@ public final class Seed003Table {
         KernelConfig k = KernelConfig.of(KernelProfiles.byName(profile), 250, new EnumMap<>(Feature.class), 5000);
         String leaf = System.getProperty("cgroup", SESSION_SCOPE);
         WorkloadSpec hb = WorkloadSpec.hackbench("hackbench", leaf, groups, 20, loops, 4);
-        return new EngineSpec(TopologyPresets.byName("thunderx2-2n-28c-smt4").spec(), k, cgroupsTo(leaf), List.of(hb),
-                100_000_000, false);
+        String machine = System.getProperty("preset", "thunderx2-2n-28c-smt4");
+        return new EngineSpec(TopologyPresets.byName(machine).spec(), k, cgroupsTo(leaf), List.of(hb), 100_000_000,
+                false);
     }
 
     /** The root and every cgroup on the way to {@code leaf}, none of them limited, each at the default weight. */
