@@ -21,21 +21,27 @@ import java.util.Map;
  * and a tbench-like one (15 / 5 µs, 2 MiB of cache footprint a task). Prints throughput (mean, std), the gain,
  * and the migrations a wakeup makes.
  *
- * <p>usage: scripts/seed-table.sh 002 [DURATION_MS (200)] [REPS (3)]
+ * <p>Runs last a second by default: the LLC's SIS_UTIL scan depth (sd_llc_shared->nr_idle_scan) starts at an idle
+ * machine's value and is first lowered by an LLC-level periodic balance, whose interval on these 120-CPU LLCs is
+ * 120 ms at the least (the domain's weight in ms); a 200 ms run spends most of its wakeups with the idle depth.
+ *
+ * <p>usage: scripts/seed-table.sh 002 [DURATION_MS (1000)] [REPS (3)] [LOADS_PCT... (25 50 75 100)]
  */
 public final class Seed002Table {
     private Seed002Table() {
     }
 
     public static void main(String[] a) {
-        long durationUs = (a.length > 0 ? Long.parseLong(a[0]) : 200) * 1000;
+        long durationUs = (a.length > 0 ? Long.parseLong(a[0]) : 1000) * 1000;
         int reps = a.length > 1 ? Integer.parseInt(a[1]) : 3;
+        int[] loads = a.length > 2 ? java.util.Arrays.stream(a, 2, a.length).mapToInt(Integer::parseInt).toArray()
+                : new int[] {25, 50, 75, 100};
         int cpus = TopologyPresets.byName("spr-2s-60c-smt2").spec().cpuCount();
         String[][] shapes = {{"netperf", "8", "8", "0"}, {"tbench", "15", "5", "2048"}};
         System.out.println("shape    clients  baseline/s(+/- std)  SIS_CACHE/s(+/- std)  gain    migrations per"
                 + " 1000 wakeups, idle");
         for (String[] shape : shapes) {
-            for (int pct : new int[] {25, 50, 75, 100}) {
+            for (int pct : loads) {
                 int pairs = cpus * pct / 100;
                 long t0 = System.nanoTime();
                 double[][] tput = new double[2][reps];

@@ -19,9 +19,18 @@ import java.util.List;
  * each row as {@code groups baseline(+/- std%) patched(+/- std%) gain}, with the idle share, the newidle balances
  * and, with {@code -Dcost=true}, each level's max_newidle_lb_cost (min/avg/max).
  *
+ * <p>hackbench runs in a login session's cgroup, {@value #SESSION_SCOPE}, where a systemd distribution puts what a
+ * user starts from a shell; {@code -Dcgroup=/} runs it in the root cgroup instead. The posting's own figures say its
+ * hackbench ran in task groups: the SMT level's cost "includes the update of blocked load" and averages 33 µs, and
+ * update_blocked_averages() walks only the root cfs_rq when there are none (1 µs here). docs/model.md, "Seed 003's
+ * table", has both tables. {@code -Dpreset=NAME} runs the same rows on another machine (the neighbouring shapes).
+ *
  * <p>usage: scripts/seed-table.sh 003 [TOTAL (9600)] [REPS (3)] [GROUPS... (1 4 16 32 64 128 256)]
  */
 public final class Seed003Table {
+    /** A systemd login session's scope, three levels below the root (user.slice, user-UID.slice, session-N.scope). */
+    static final String SESSION_SCOPE = "/user.slice/user-0.slice/session-1.scope";
+
     private Seed003Table() {
     }
 
@@ -67,9 +76,25 @@ public final class Seed003Table {
 
     private static EngineSpec spec(String profile, int groups, int loops) {
         KernelConfig k = KernelConfig.of(KernelProfiles.byName(profile), 250, new EnumMap<>(Feature.class), 5000);
-        WorkloadSpec hb = WorkloadSpec.hackbench("hackbench", "/", groups, 20, loops, 4);
-        return new EngineSpec(TopologyPresets.byName("thunderx2-2n-28c-smt4").spec(), k,
-                List.of(CgroupSpec.unlimited("/", 100)), List.of(hb), 100_000_000, false);
+        String leaf = System.getProperty("cgroup", SESSION_SCOPE);
+        WorkloadSpec hb = WorkloadSpec.hackbench("hackbench", leaf, groups, 20, loops, 4);
+        String machine = System.getProperty("preset", "thunderx2-2n-28c-smt4");
+        return new EngineSpec(TopologyPresets.byName(machine).spec(), k, cgroupsTo(leaf), List.of(hb), 100_000_000,
+                false);
+    }
+
+    /** The root and every cgroup on the way to {@code leaf}, none of them limited, each at the default weight. */
+    static List<CgroupSpec> cgroupsTo(String leaf) {
+        List<CgroupSpec> cgroups = new java.util.ArrayList<>();
+        cgroups.add(CgroupSpec.unlimited("/", 100));
+        StringBuilder path = new StringBuilder();
+        for (String part : leaf.split("/")) {
+            if (!part.isEmpty()) {
+                path.append('/').append(part);
+                cgroups.add(CgroupSpec.unlimited(path.toString(), 100));
+            }
+        }
+        return cgroups;
     }
 
     static double mean(double[] x) {

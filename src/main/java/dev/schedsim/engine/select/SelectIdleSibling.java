@@ -17,8 +17,8 @@ import dev.schedsim.engine.topology.Topology;
  *
  * <p>The scan depth comes from SIS_UTIL (LLC utilisation, from the LLC domain's periodic balance) or, with SIS_UTIL
  * off, SIS_PROP (the waker CPU's predicted idle time over the LLC's average scan cost). SIS_CACHE (seed 002) skips
- * idle CPUs that a short sleeper left cache-hot, scanning at most half the depth for them and falling back to the
- * first hot one. Each CPU examined costs {@code idleScanPerCpuNs} on the waker's CPU.
+ * idle CPUs that a short sleeper left cache-hot, falling back to the first hot one only after a scan of the whole
+ * LLC ({@link #scanEach}). Each CPU examined costs {@code idleScanPerCpuNs} on the waker's CPU.
  * <p><b>Limitations:</b> no EAS, no asymmetric capacity, no per-CPU-kthread stacking.
  */
 public final class SelectIdleSibling {
@@ -148,7 +148,7 @@ public final class SelectIdleSibling {
         }
         if (hasIdleCore) {
             shared.clearIdleCores(llc);
-            return scanFallbackIdle >= 0 ? scanFallbackIdle : scanFirstHot;
+            return scanFallbackIdle;
         }
         return scanFirstHot;
     }
@@ -194,14 +194,19 @@ public final class SelectIdleSibling {
 
     /**
      * The for_each_cpu_wrap() loop of select_idle_cpu() CPU by CPU, for a task with an affinity mask or with
-     * SIS_CACHE: returns the CPU found or -1, and leaves the CPUs examined, the first idle CPU (for
-     * select_idle_core()) and the first cache-hot idle CPU in {@link #scanScanned}, {@link #scanFallbackIdle} and
-     * {@link #scanFirstHot}.
+     * SIS_CACHE, as the posting's v1 (2023-09-26, "[PATCH 2/2] sched/fair: skip the cache hot CPU in
+     * select_idle_cpu()") has it: returns the CPU found or -1, and leaves the CPUs examined, the first idle CPU
+     * (select_idle_core()'s *idle_cpu) and the first cache-hot idle CPU in {@link #scanScanned},
+     * {@link #scanFallbackIdle} and {@link #scanFirstHot}.
+     *
+     * <p>With SIS_CACHE an idle core or idle CPU that is cache-hot (cache_hot_cpu()) is passed over. Looking for an
+     * idle CPU, the first hot one is kept as the last resort only if the whole LLC was scanned: when SIS_UTIL's depth
+     * runs out first, {@code if (!--nr) return -1;} drops it and the wakee goes to the target, so on a loaded LLC a
+     * wakee whose previous CPU is taken stacks on the waker's CPU rather than taking another sleeper's home. v2's
+     * limit on the hot scan (its patch 3) is not in the stored sources; this follows v1's code.
      */
     private int scanEach(Task p, int[] span, int idx, int nr, boolean hasIdleCore) {
         int n = span.length;
-        int hotLimit = Math.max(1, nr == Integer.MAX_VALUE ? n / 2 : nr / 2);
-        int hotSeen = 0;
         int firstHot = -1;
         int fallbackIdle = -1;
         int scanned = 0;
@@ -217,27 +222,21 @@ public final class SelectIdleSibling {
                 continue;
             }
             if (hasIdleCore) {
-                // select_idle_core(): the whole core must be idle; remember the first idle CPU. With SIS_CACHE a
-                // cache-hot idle CPU is neither taken nor remembered (cache_hot_cpu()).
+                // select_idle_core(): the whole core must be idle, and with SIS_CACHE not hot; *idle_cpu is the
+                // first idle CPU seen, hot or not (v1 leaves select_idle_core() as it is).
                 scanned++;
-                boolean hot = sisCacheOn && idle(c) && sisCache.cacheHot(cpus[c]);
-                if (hot) {
-                    if (firstHot < 0) {
-                        firstHot = c;
-                    }
-                    if (++hotSeen >= hotLimit) {
-                        break;
-                    }
-                    continue;
-                }
-                if (shared.coreIdle(topo.coreOf(c))) {
-                    found = c;
-                } else if (fallbackIdle < 0 && idle(c)) {
+                boolean idle = idle(c);
+                if (fallbackIdle < 0 && idle) {
                     fallbackIdle = c;
+                }
+                if (idle && shared.coreIdle(topo.coreOf(c)) && !(sisCacheOn && sisCache.cacheHot(cpus[c]))) {
+                    found = c;
                 }
                 continue;
             }
             if (--nr <= 0) {
+                // SIS_UTIL's depth ran out: return -1, whatever hot CPU was seen.
+                firstHot = -1;
                 break;
             }
             scanned++;
@@ -247,9 +246,6 @@ public final class SelectIdleSibling {
             if (sisCacheOn && sisCache.cacheHot(cpus[c])) {
                 if (firstHot < 0) {
                     firstHot = c;
-                }
-                if (++hotSeen >= hotLimit) {
-                    break;
                 }
                 continue;
             }

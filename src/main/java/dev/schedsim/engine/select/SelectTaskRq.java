@@ -3,6 +3,7 @@ package dev.schedsim.engine.select;
 import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.fair.GroupShares;
 import dev.schedsim.engine.pelt.LoadTracking;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
@@ -128,17 +129,32 @@ public final class SelectTaskRq {
         return -1;
     }
 
+    /**
+     * task_h_load(): the task's PELT load as the root cfs_rq sees it, the part of its group's share it carries on
+     * its CPU. The model keeps no PELT signal for group cfs_rqs, so the ratio is the weight one of
+     * {@link GroupShares#taskHLoad} (1 for a task of the root group). Comparing a grouped task's own load with
+     * cpu_load(), which holds only its group entity's share, made WA_WEIGHT's sync shortcut
+     * ({@code current_load > this_eff_load}) pick the waker's CPU for almost every wakeup in a group.
+     */
+    private static long taskHLoad(Task p) {
+        long load = p.pelt.loadAvg();
+        if (p.group.isRoot() || p.se.weight == 0) {
+            return load;
+        }
+        return load * GroupShares.taskHLoad(p) / p.se.weight;
+    }
+
     /** wake_affine_weight() on PELT loads (cpu_load, task_h_load). */
     private int wakeAffineWeight(Task p, int thisCpu, int prev, boolean sync, int imbalancePct) {
         Cpu thisRq = cpus[thisCpu];
         Cpu prevRq = cpus[prev];
         pelt.updateLoadAvg(thisRq);
         pelt.updateLoadAvg(prevRq);
-        long taskLoad = p.pelt.loadAvg();
+        long taskLoad = taskHLoad(p);
         long thisEff = thisRq.pelt.loadAvg();
         if (sync) {
             Task waker = thisRq.curr;
-            long current = waker == null ? 0 : waker.pelt.loadAvg();
+            long current = waker == null ? 0 : taskHLoad(waker);
             if (current > thisEff) {
                 return thisCpu;
             }
