@@ -79,7 +79,7 @@ public final class Seed002Table {
                 (System.nanoTime() - t0) / 1e9);
     }
 
-    private static EngineSpec oltpSpec(int pairs, int background, boolean sisCache, long durationUs) {
+    static EngineSpec oltpSpec(int pairs, int background, boolean sisCache, long durationUs) {
         Map<Feature, Boolean> f = new EnumMap<>(Feature.class);
         f.put(Feature.SIS_CACHE, sisCache);
         KernelConfig k = KernelConfig.of(KernelProfiles.byName("6.18"), 1000, f, 5000);
