@@ -74,7 +74,7 @@ public final class Seed003Table {
         }
     }
 
-    private static EngineSpec spec(String profile, int groups, int loops) {
+    static EngineSpec spec(String profile, int groups, int loops) {
         KernelConfig k = KernelConfig.of(KernelProfiles.byName(profile), 250, new EnumMap<>(Feature.class), 5000);
         String leaf = System.getProperty("cgroup", SESSION_SCOPE);
         WorkloadSpec hb = WorkloadSpec.hackbench("hackbench", leaf, groups, 20, loops, 4);
