@@ -68,6 +68,23 @@ class HeavyAndHostileRequestsTests {
         }
     }
 
+    /**
+     * The extended fuzz's finds (RequestFuzzTests, advice endpoint): an advice whose request lists a null workload
+     * or cgroup was a NullPointerException while the advisor looked for the sized cgroup and the workload.
+     */
+    @Test
+    void anAdviceWithANullWorkloadOrCgroupIs400() {
+        String advice = """
+                { "request": { "topology": { "preset": "validation-2c" }, "cgroups": [ %s { "path": "/web" } ],
+                    "workloads": [ %s { "name": "web", "cgroup": "/web", "type": "cpu-bound" } ], "durationMs": 100 },
+                  "cgroup": "/web", "workload": "web", "objective": { "maxThrottledPeriodsPct": 5 },
+                  "search": { "quotaUs": { "min": 20000, "max": 200000 } } }""";
+        assertThat(fields(http.post("/api/v1/advice", advice.formatted("", "null,")), 400))
+                .contains("request.workloads[0]");
+        assertThat(fields(http.post("/api/v1/advice", advice.formatted("null,", "")), 400))
+                .contains("request.cgroups[0]");
+    }
+
     /** Issue 36 item 9: the parse limits in the request's words, not Jackson's getter names. */
     @Test
     void deepNestingIsNamedInOurWords() {
