@@ -87,7 +87,7 @@ public class AdviceSubmissions {
             // The fit runs while the advice is accepted: a client its limits refuse now is refused before it
             // costs the fit's runs (the admission below still decides, with the rows as they are then).
             admission.exclusive(owner, () -> transactions.execute(tx -> {
-                admission.admit(owner, 1);
+                admission.admit(owner, 1, 1);
                 return null;
             }));
         }
@@ -109,7 +109,7 @@ public class AdviceSubmissions {
         specs.forEach(s -> group.add(new AdviceSpec.Member(s.container(), UUID.randomUUID().toString())));
         // Inside the client's limits like a simulation (issue 36): its lock held, counted and written at once.
         Advice first = admission.exclusive(owner, () -> transactions.execute(tx -> {
-            admission.admit(owner, specs.size());
+            admission.admit(owner, specs.size(), specs.size());
             Advice head = null;
             for (int i = 0; i < specs.size(); i++) {
                 AdviceSpec spec = specs.size() > 1 ? specs.get(i).withGroup(group) : specs.get(i);
