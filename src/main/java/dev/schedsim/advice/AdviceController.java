@@ -76,7 +76,11 @@ class AdviceController {
                 @ApiResponse(responseCode = "202", description = "Accepted; Location names the advice"),
                 @ApiResponse(responseCode = "400", description = "Malformed JSON or invalid fields"),
                 @ApiResponse(responseCode = "413", description = "Body above schedsim.max-body-size"),
-                @ApiResponse(responseCode = "422", description = "The grid or the request beyond schedsim.limits.*")})
+                @ApiResponse(responseCode = "422", description = "The grid or the request beyond schedsim.limits.*"),
+                @ApiResponse(responseCode = "429", description = "Over this client's limits (Retry-After; security "
+                        + "on), or its observed advice being fitted already"),
+                @ApiResponse(responseCode = "503", description = "Observed: as many fits running as "
+                        + "schedsim.advice.max-concurrent-fits (Retry-After)")})
     ResponseEntity<AdviceView> submit(HttpServletRequest http) {
         return submissions.accept(reader.jsonOrYamlBody(http));
     }

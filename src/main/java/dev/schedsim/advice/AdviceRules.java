@@ -157,6 +157,9 @@ class AdviceRules {
         SimulationRequest.CgroupRequest sized = null;
         for (SimulationRequest.CgroupRequest c : q.cgroups() == null ? List.<SimulationRequest.CgroupRequest>of()
                 : q.cgroups()) {
+            if (c == null) {
+                continue; // (the request's validation names it)
+            }
             paths.add(c.path());
             if (c.path() != null && c.path().equals(cgroup)) {
                 sized = c;
@@ -193,6 +196,9 @@ class AdviceRules {
         List<String> names = new ArrayList<>();
         for (SimulationRequest.WorkloadRequest w : q.workloads() == null ? List.<SimulationRequest.WorkloadRequest>of()
                 : q.workloads()) {
+            if (w == null) {
+                continue; // (the request's validation names it)
+            }
             names.add(w.name());
             if (w.name() != null && w.name().equals(workload)) {
                 target = w;

@@ -30,11 +30,13 @@ public class AdviceSubmissions {
     private final Clients clients;
 
     private final dev.schedsim.queue.Admission admission;
+    private final FitPermits fits;
     private final org.springframework.transaction.support.TransactionTemplate transactions;
 
     AdviceSubmissions(Advices advices, AdviceRules rules, RequestReader reader, Durability durability, Clock clock,
                       Clients clients, dev.schedsim.queue.Admission admission,
-                      org.springframework.transaction.support.TransactionTemplate transactions) {
+                      org.springframework.transaction.support.TransactionTemplate transactions, FitPermits fits) {
+        this.fits = fits;
         this.admission = admission;
         this.transactions = transactions;
         this.advices = advices;
@@ -79,18 +81,8 @@ public class AdviceSubmissions {
         return ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).body(r.getBody());
     }
 
-    ResponseEntity<AdviceView> accept(String body) {
-        notAManifest(body);
-        AdviceRequest r = reader.read(body, AdviceRequest.class);
-        String owner = clients.owner();
-        if (r.observed() != null) {
-            // The fit runs while the advice is accepted: a client its limits refuse now is refused before it
-            // costs the fit's runs (the admission below still decides, with the rows as they are then).
-            admission.exclusive(owner, () -> transactions.execute(tx -> {
-                admission.admit(owner, 1);
-                return null;
-            }));
-        }
+    /** The advice's specs: one, or one per container of a pod advised at once (all checked first). */
+    private List<AdviceSpec> specs(AdviceRequest r) {
         List<AdviceSpec> specs = new ArrayList<>();
         List<String> containers = r.kubernetes() != null && r.kubernetes().container() == null && r.request() == null
                 ? Manifests.containers(r.kubernetes().pod()).stream().map(c -> c.path("name").asString("")).toList()
@@ -105,11 +97,31 @@ public class AdviceSubmissions {
         } else {
             specs.add(rules.accept(containers.size() == 1 ? r.withContainer(containers.get(0)) : r));
         }
+        return specs;
+    }
+
+    ResponseEntity<AdviceView> accept(String body) {
+        notAManifest(body);
+        AdviceRequest r = reader.read(body, AdviceRequest.class);
+        String owner = clients.owner();
+        if (r.observed() != null) {
+            // The fit runs while the advice is accepted: a client its limits refuse now is refused before it
+            // costs the fit's runs (the admission below still decides, with the rows as they are then).
+            admission.exclusive(owner, () -> transactions.execute(tx -> {
+                admission.admit(owner, 1, 1);
+                return null;
+            }));
+        }
+        List<AdviceSpec> specs;
+        // (an observed advice is fitted here, on every CPU: FitPermits bounds how many at once)
+        try (FitPermits.Permit fit = r.observed() != null ? fits.take(owner) : FitPermits.Permit.NONE) {
+            specs = specs(r);
+        }
         List<AdviceSpec.Member> group = new ArrayList<>();
         specs.forEach(s -> group.add(new AdviceSpec.Member(s.container(), UUID.randomUUID().toString())));
         // Inside the client's limits like a simulation (issue 36): its lock held, counted and written at once.
         Advice first = admission.exclusive(owner, () -> transactions.execute(tx -> {
-            admission.admit(owner, specs.size());
+            admission.admit(owner, specs.size(), specs.size());
             Advice head = null;
             for (int i = 0; i < specs.size(); i++) {
                 AdviceSpec spec = specs.size() > 1 ? specs.get(i).withGroup(group) : specs.get(i);

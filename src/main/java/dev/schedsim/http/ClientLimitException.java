@@ -2,7 +2,7 @@ package dev.schedsim.http;
 
 /**
  * A client is over one of its own limits (schedsim.security.max-queued-per-client,
- * schedsim.security.submissions-per-minute): answered 429 with Retry-After and the limit's name, while other
+ * max-queued-events-per-client, submissions-per-minute): answered 429 with Retry-After and the limit's name, while other
  * clients go on submitting.
  */
 public class ClientLimitException extends RuntimeException {

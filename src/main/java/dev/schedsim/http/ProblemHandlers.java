@@ -93,6 +93,11 @@ public class ProblemHandlers extends ResponseEntityExceptionHandler {
         return unavailable("busy", "Busy receiving requests", e.getMessage(), 2);
     }
 
+    @ExceptionHandler(BusyException.class)
+    ResponseEntity<Object> busy(BusyException e) {
+        return unavailable("busy", "Busy", e.getMessage(), e.retryAfterSeconds());
+    }
+
     @ExceptionHandler(RequestTimeoutException.class)
     ResponseEntity<Object> bodyTimeout(RequestTimeoutException e) {
         HttpHeaders h = new HttpHeaders();

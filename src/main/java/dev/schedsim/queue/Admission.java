@@ -17,8 +17,10 @@ public interface Admission {
     /**
      * Inside the transaction {@link #exclusive} runs: takes the client's lock in the database, then checks.
      *
-     * @param owner the submitting client's name, null when security is off (no per-client limits)
-     * @param runs  the runs the submission queues
+     * @param owner  the submitting client's name, null when security is off (no per-client limits)
+     * @param runs   the runs the submission queues
+     * @param events the engine events they are estimated to process (an advice, whose steps are admitted as
+     *               they come: 1, so that a client whose budget is spent is refused it too)
      */
-    void admit(String owner, int runs);
+    void admit(String owner, int runs, long events);
 }

@@ -165,10 +165,9 @@ class BatchRunner {
             }
             // Otherwise cancelled: whoever cancelled recorded the state.
         } catch (BudgetExceededException e) {
-            ObjectNode error = Problems.problem("budget-exceeded", "Event budget exceeded", 422,
-                    e.getMessage() + "; simulate less time, fewer threads or a smaller machine");
-            error.put("limit", "schedsim.limits.max-events");
-            error.put("value", e.budget());
+            SimulationPlan plan = claim.plan();
+            ObjectNode error = Problems.budgetExceeded(e.budget(),
+                    plan.variants().get(claim.runIndex() / plan.repetitions()));
             RunHeartbeat c = control;
             DatabaseOutage.retry("fail run " + claim.runId(), () -> completion.fail(claim, worker, error, c,
                     startedAt), stopping);

@@ -91,8 +91,8 @@ class QueueRecovery {
             if (job == null) {
                 return false;
             }
-            int n = plans.of(job).runs();
-            transactions.executeWithoutResult(tx -> runs.createRuns(id, n, job.getCreatedAt()));
+            dev.schedsim.request.SimulationPlan plan = plans.of(job);
+            transactions.executeWithoutResult(tx -> runs.createRuns(id, plan, job.getCreatedAt()));
             return true;
         } catch (DataIntegrityViolationException e) {
             return false;

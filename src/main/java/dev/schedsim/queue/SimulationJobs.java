@@ -33,6 +33,13 @@ public interface SimulationJobs extends JpaRepository<SimulationJob, String> {
             where r.status = 'QUEUED' and s.owner = :owner""", nativeQuery = true)
     long countQueuedRunsOf(@Param("owner") String owner);
 
+    /** A client's queued work: the estimated engine events of its queued runs (per-client limits). */
+    @Query(value = """
+            select coalesce(sum(r.estimated_events), 0) from simulation_run r join simulation s
+              on s.id = r.simulation_id
+            where r.status = 'QUEUED' and s.owner = :owner""", nativeQuery = true)
+    long sumQueuedEventsOf(@Param("owner") String owner);
+
     /** How many simulations a client submitted since {@code since}, and the first of them (per-client rate). */
     @Query("select new dev.schedsim.queue.RecentSubmissions(count(j), min(j.createdAt)) from SimulationJob j "
             + "where j.owner = :owner and j.createdAt > :since")

@@ -39,10 +39,19 @@ public class SimulationRun extends InsertedOnce {
     private long events;
     @Column(name = "simulated_us")
     private long simulatedUs;
+    /** Its variant's CostEstimate, written when queued (a client's queued work); null before V9. */
+    @Column(name = "estimated_events")
+    private Long estimatedEvents;
+
     protected SimulationRun() {
     }
 
     SimulationRun(String simulationId, int runIndex, Instant createdAt) {
+        this(simulationId, runIndex, createdAt, null);
+    }
+
+    SimulationRun(String simulationId, int runIndex, Instant createdAt, Long estimatedEvents) {
+        this.estimatedEvents = estimatedEvents;
         this.id = id(simulationId, runIndex);
         this.simulationId = simulationId;
         this.runIndex = runIndex;

@@ -115,11 +115,11 @@ public interface SimulationRuns extends JpaRepository<SimulationRun, String> {
     @Query("delete from SimulationRun r where r.simulationId = :simulation")
     int deleteAll(@Param("simulation") String simulationId);
 
-    /** The run rows of a simulation of {@code n} runs, queued (in the caller's transaction). */
-    default void createRuns(String simulationId, int n, Instant createdAt) {
-        List<SimulationRun> rows = new java.util.ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            rows.add(new SimulationRun(simulationId, i, createdAt));
+    /** The run rows of a simulation planned as {@code plan}, queued (in the caller's transaction). */
+    default void createRuns(String simulationId, dev.schedsim.request.SimulationPlan plan, Instant createdAt) {
+        List<SimulationRun> rows = new java.util.ArrayList<>(plan.runs());
+        for (int i = 0; i < plan.runs(); i++) {
+            rows.add(new SimulationRun(simulationId, i, createdAt, plan.estimatedEvents(i / plan.repetitions())));
         }
         saveAllAndFlush(rows);
     }

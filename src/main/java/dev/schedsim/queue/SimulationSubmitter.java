@@ -67,7 +67,7 @@ public class SimulationSubmitter {
             // and written in one transaction with the client's lock held, so that a burst of its submissions is
             // admitted one by one. The global limit stays the last guard (503).
             Submission s = new Submission(admission.exclusive(owner, () -> transactions.execute(tx -> {
-                admission.admit(owner, n);
+                admission.admit(owner, n, plan.estimatedEvents());
                 // The limit counts runs, the queue's real work: one request of 16 variants x 20 repetitions is 320
                 // of them. An empty queue admits any simulation, so one larger than the limit is not refused for
                 // ever.
@@ -79,7 +79,7 @@ public class SimulationSubmitter {
                 SimulationJob saved = simulations.saveAndFlush(new SimulationJob(UUID.randomUUID().toString(), name,
                         clock.instant(), requestJson, requestHash, idempotencyKey, owner));
                 plans.save(saved.getId(), plan, storedPlan);
-                runs.createRuns(saved.getId(), n, saved.getCreatedAt());
+                runs.createRuns(saved.getId(), plan, saved.getCreatedAt());
                 return saved;
             })), true);
             durability.flush();

@@ -48,6 +48,20 @@ public record SimulationPlan(long seed, int repetitions, long eventBudget, List<
         return repetitions * variants.size();
     }
 
+    /** The engine events each run of variant {@code variant} is estimated to process ({@link CostEstimate}). */
+    public long estimatedEvents(int variant) {
+        return (long) Math.min(CostEstimate.events(variants.get(variant).spec()), Long.MAX_VALUE);
+    }
+
+    /** The estimated engine events of all its runs: the work it queues (per-client budgets count it). */
+    public long estimatedEvents() {
+        double events = 0;
+        for (int v = 0; v < variants.size(); v++) {
+            events += (double) estimatedEvents(v) * repetitions;
+        }
+        return (long) Math.min(events, Long.MAX_VALUE);
+    }
+
     /** The stored form: the plan with its {@link #VERSION}. */
     public String toJson() {
         return Json.PLAN.writeValueAsString(new Stored(VERSION, seed, repetitions, eventBudget, variants,

@@ -13,7 +13,9 @@ import org.springframework.stereotype.Component;
  * Per-client limits of submissions, counted from the database so that every instance sharing it applies the same
  * count: {@code schedsim.security.max-queued-per-client} queued runs (as schedsim.max-queued counts them, variants x
  * repetitions) and {@code schedsim.security.submissions-per-minute} simulations submitted in the last 60 s (their
- * rows' creation times, advices included: a client at its limit of simulations is at it for advices too). Exact
+ * rows' creation times, advices included: a client at its limit of simulations is at it for advices too), and
+ * {@code schedsim.security.max-queued-events-per-client} the estimated engine events of its queued runs (what they
+ * will cost a worker; each run row holds its estimate). Exact
  * under concurrency: a client's admissions take its lock ({@link ClientLocks}) and count and write in one
  * transaction, so 50 parallel submissions against a limit of 10 accept 10. A simulation deleted within the minute
  * no longer counts. No client (security off): no per-client limit.
@@ -42,11 +44,12 @@ class ClientLimits implements Admission {
     }
 
     private boolean limited() {
-        return properties.submissionsPerMinute() > 0 || properties.maxQueuedPerClient() > 0;
+        return properties.submissionsPerMinute() > 0 || properties.maxQueuedPerClient() > 0
+                || properties.maxQueuedEventsPerClient() > 0;
     }
 
     @Override
-    public void admit(String owner, int runs) {
+    public void admit(String owner, int runs, long events) {
         if (owner == null || !limited()) {
             return;
         }
@@ -76,6 +79,19 @@ class ClientLimits implements Admission {
                         "client '" + owner + "' has " + queued + " queued runs of at most " + maxQueued
                                 + " (schedsim.security.max-queued-per-client) and this simulation has " + runs
                                 + "; retry when some have run, or cancel some");
+            }
+        }
+        long maxEvents = properties.maxQueuedEventsPerClient();
+        if (maxEvents > 0) {
+            long queued = simulations.sumQueuedEventsOf(owner);
+            // (as with runs, nothing queued admits any one simulation: max-submission-events bounds each)
+            if (queued > 0 && (double) queued + events > maxEvents) {
+                throw new ClientLimitException("schedsim.security.max-queued-events-per-client", maxEvents, 30,
+                        "client '" + owner + "' has queued runs estimated at " + queued + " engine events of at "
+                                + "most " + maxEvents + " (schedsim.security.max-queued-events-per-client) and this "
+                                + "submission is estimated at " + events + "; retry when some have run, cancel "
+                                + "some, or submit a shorter one (less simulated time, fewer threads, variants or "
+                                + "repetitions)");
             }
         }
     }

@@ -86,7 +86,8 @@ class SimulationController {
                 @ApiResponse(responseCode = "413", description = "Body above schedsim.max-body-size"),
                 @ApiResponse(responseCode = "422", description = "Beyond schedsim.limits.*"),
                 @ApiResponse(responseCode = "429", description = "Over this client's schedsim.security."
-                        + "max-queued-per-client or submissions-per-minute (Retry-After; security on)"),
+                        + "max-queued-per-client, max-queued-events-per-client or submissions-per-minute "
+                        + "(Retry-After; security on)"),
                 @ApiResponse(responseCode = "503", description = "Queue full (Retry-After)")})
     ResponseEntity<SimulationView> submit(HttpServletRequest http,
                                   @Parameter(description = "Optional: a key of your own (a fresh UUID "

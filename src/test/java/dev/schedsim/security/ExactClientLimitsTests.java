@@ -81,6 +81,42 @@ class ExactClientLimitsTests {
     }
 
     /**
+     * The client's queued work counted in what it costs (issue 36: "per-client budgets of queued work in that
+     * unit"): a budget of 10.5 times the estimated events of one submission admits 10 of 50 parallel ones, the
+     * 429 naming the limit, the queued estimate and the submission's. A budget counted in runs would admit all 50
+     * here (no runs limit is set), and one not exact under concurrency more than 10.
+     */
+    @Test
+    void fiftyParallelSubmissionsAgainstABudgetOfTenAndAHalfOfThemAcceptTen() throws Exception {
+        long one = dev.schedsim.simulations.StandalonePlans.plan(EndToEnd.FAIR_SHARE).estimatedEvents();
+        assertThat(one).isPositive();
+        long budget = one * 21 / 2;
+        try (ConfigurableApplicationContext ctx = EndToEnd.start(List.of(
+                "spring.datasource.url=jdbc:h2:mem:exact-events;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
+                "spring.datasource.password=", "schedsim.workers=1", "schedsim.warmup=0s", KEYS,
+                "schedsim.security.max-queued-events-per-client=" + budget))) {
+            Http root = EndToEnd.http(ctx).withKey(ROOT);
+            String running = EndToEnd.submit(root, EndToEnd.longRun("occupies-the-worker"));
+            try {
+                root.awaitRunningWithProgress(running);
+                List<Integer> statuses = burst(List.of(EndToEnd.http(ctx).withKey(ALICE)), 50,
+                        h -> h.post("/api/v1/simulations", EndToEnd.FAIR_SHARE));
+                assertThat(statuses.stream().filter(s -> s == 202).count()).as(statuses.toString()).isEqualTo(10);
+                assertThat(statuses).containsOnly(202, 429);
+                HttpResponse<String> more = EndToEnd.http(ctx).withKey(ALICE).post("/api/v1/simulations",
+                        EndToEnd.FAIR_SHARE);
+                assertThat(more.statusCode()).isEqualTo(429);
+                JsonNode p = Http.json(more);
+                assertThat(p.path("limit").asString()).isEqualTo("schedsim.security.max-queued-events-per-client");
+                assertThat(p.path("detail").asString()).contains("estimated at " + one * 10 + " engine events")
+                        .contains("this submission is estimated at " + one);
+            } finally {
+                root.post("/api/v1/simulations/" + running + "/cancel", "");
+            }
+        }
+    }
+
+    /**
      * An accepted advice whose step the client's limits refuse for now waits for a later poll: it is not failed by
      * the refusal (before its steps were submitted in a transaction of their own, the 429 inside the driver's
      * transaction marked it rollback-only and the advice ended FAILED at once).

@@ -68,6 +68,23 @@ class HeavyAndHostileRequestsTests {
         }
     }
 
+    /**
+     * The extended fuzz's finds (RequestFuzzTests, advice endpoint): an advice whose request lists a null workload
+     * or cgroup was a NullPointerException while the advisor looked for the sized cgroup and the workload.
+     */
+    @Test
+    void anAdviceWithANullWorkloadOrCgroupIs400() {
+        String advice = """
+                { "request": { "topology": { "preset": "validation-2c" }, "cgroups": [ %s { "path": "/web" } ],
+                    "workloads": [ %s { "name": "web", "cgroup": "/web", "type": "cpu-bound" } ], "durationMs": 100 },
+                  "cgroup": "/web", "workload": "web", "objective": { "maxThrottledPeriodsPct": 5 },
+                  "search": { "quotaUs": { "min": 20000, "max": 200000 } } }""";
+        assertThat(fields(http.post("/api/v1/advice", advice.formatted("", "null,")), 400))
+                .contains("request.workloads[0]");
+        assertThat(fields(http.post("/api/v1/advice", advice.formatted("null,", "")), 400))
+                .contains("request.cgroups[0]");
+    }
+
     /** Issue 36 item 9: the parse limits in the request's words, not Jackson's getter names. */
     @Test
     void deepNestingIsNamedInOurWords() {
@@ -158,7 +175,45 @@ class HeavyAndHostileRequestsTests {
         assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
     }
 
+    /**
+     * Issue 36 item 8: a run that goes beyond its budget stops there with an error that says so, and the worker
+     * goes on with the next. Here the budget is schedsim.limits.max-events (20 000; the estimate's, 20 times it,
+     * needs far longer runs than a test's): 4 threads that run and sleep 1 µs for a second process more.
+     */
+    @Test
+    void aRunBeyondItsBudgetStopsWithAnErrorNamingItsBudgetAndEstimate() {
+        try (ConfigurableApplicationContext small = EndToEnd.start(List.of(
+                "spring.datasource.url=jdbc:h2:mem:hostile-budget;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
+                "spring.datasource.password=", "schedsim.warmup=0s", "schedsim.poll-interval=20ms",
+                "schedsim.workers=1", "schedsim.limits.max-events=20000"))) {
+            Http h = EndToEnd.http(small);
+            HttpResponse<String> r = h.post("/api/v1/simulations", """
+                    { "topology": { "preset": "validation-2c" },
+                      "workloads": [ { "name": "w", "type": "periodic", "threads": 4, "runUs": 1, "sleepUs": 1 } ],
+                      "durationMs": 1000 }""");
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+            HttpResponse<String> next = h.post("/api/v1/simulations", """
+                    { "topology": { "preset": "validation-2c" },
+                      "workloads": [ { "name": "w", "type": "cpu-bound", "threads": 1 } ], "durationMs": 100 }""");
+            JsonNode failed = awaitEnd(h, Http.json(r).path("id").asString());
+            assertThat(failed.path("status").asString()).as(failed.toString()).isEqualTo("FAILED");
+            JsonNode error = failed.path("error");
+            assertThat(error.path("type").asString()).isEqualTo("https://schedsim.dev/problems/budget-exceeded");
+            assertThat(error.path("limit").asString()).isEqualTo("schedsim.limits.max-events");
+            assertThat(error.path("value").asLong()).isEqualTo(20_000);
+            assertThat(error.path("estimatedEvents").asLong()).isGreaterThan(20_000);
+            assertThat(error.path("detail").asString()).contains("stopped after 20000 engine events")
+                    .contains("schedsim.limits.max-events").contains("simulate less time");
+            JsonNode done = awaitEnd(h, Http.json(next).path("id").asString());
+            assertThat(done.path("status").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
+        }
+    }
+
     private static JsonNode awaitEnd(String id) {
+        return awaitEnd(http, id);
+    }
+
+    private static JsonNode awaitEnd(Http http, String id) {
         for (int i = 0; i < 6000; i++) {
             JsonNode n = Http.json(http.get("/api/v1/simulations/" + id));
             if (!n.path("status").asString().equals("QUEUED") && !n.path("status").asString().equals("RUNNING")) {

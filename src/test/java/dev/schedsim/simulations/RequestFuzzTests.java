@@ -3,6 +3,7 @@ package dev.schedsim.simulations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
+import dev.schedsim.advice.AdviceExamples;
 import dev.schedsim.topologies.TopologyExamples;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,16 +25,19 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Property-based fuzzing of the request path: 12 000 requests, random and mutated from valid examples (values
  * replaced by other types, huge and negative numbers, unicode, deleted, duplicated and unknown keys, extra
- * nesting, deep nesting, truncation, byte flips), posted to the simulation and topology endpoints. Property:
- * never a 5xx other than the queue-full 503, and every 4xx is {@code application/problem+json} naming no Java
- * class, package or exception. Seeded
+ * nesting, deep nesting, truncation, byte flips), posted to the simulation, advice and topology endpoints. Among
+ * the seeds and values are the shapes a hostile client sent (issue 36): sweeps and pods (whose cgroups lose their
+ * paths, whose requests.cpu grow beyond a long), hundreds of deep cgroup paths, 16 variants x 20 repetitions of
+ * microsecond cycles, route names as topology names. Property: never a 5xx other than the queue-full 503, and
+ * every 4xx is {@code application/problem+json} naming no Java class, package, exception or getter. Seeded
  * ({@link SplittableRandom}), so a failure names the iteration and replays. The workers never poll (accepted
  * simulations are not run), the queue is large enough that the validator sees every request.
  */
 @SpringBootTest(properties = {"spring.datasource.url=jdbc:h2:mem:fuzz;DB_CLOSE_DELAY=-1",
         "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.max-body-size=64KB",
         "schedsim.workers=1", "schedsim.poll-interval=1h", "schedsim.max-queued=100000",
-        "logging.level.dev.schedsim=ERROR", "logging.level.org.springframework.web=ERROR"})
+        "schedsim.advice.poll-interval=1h", "logging.level.dev.schedsim=ERROR",
+        "logging.level.org.springframework.web=ERROR"})
 @AutoConfigureMockMvc
 class RequestFuzzTests {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -42,7 +46,8 @@ class RequestFuzzTests {
     private static final int REQUESTS = 12_000;
     private static final java.util.regex.Pattern JAVA_NAME = java.util.regex.Pattern.compile(
             "\\b(?:java|javax|jakarta|dev\\.schedsim|tools\\.jackson|org\\.(?:spring|hibernate|h2|apache))\\.[a-z]"
-                    + "|[A-Za-z]+(?:Exception|Error)\\b|\\$[A-Z][A-Za-z]+Request");
+                    + "|[A-Za-z]+(?:Exception|Error)\\b|\\$[A-Z][A-Za-z]+Request|\\b(?:get|is)[A-Z][A-Za-z]*\\(\\)"
+                    + "|[A-Z][a-z]+[A-Z][A-Za-z]*Constraints");
 
     private static final List<String> SIMULATIONS = List.of(SimulationExamples.SIMULATION, SimulationExamples.VARIANTS,
             SimulationExamples.RT_APP, SimulationExamples.FTRACE, """
@@ -57,7 +62,24 @@ class RequestFuzzTests {
               {"name":"hb","type":"hackbench","groups":1,"fdsPerGroup":2,"loops":5,"messageUs":5},
               {"name":"sb","type":"schbench","messageThreads":1,"workersPerMessageThread":2,"requestUs":100},
               {"name":"tr","type":"trace","threads":1,"segments":[{"runUs":100},{"sleepUs":200}]}],
-             "durationMs":50,"seed":3,"repetitions":2}""");
+             "durationMs":50,"seed":3,"repetitions":2}""", SimulationExamples.KUBERNETES, """
+            {"topology":{"preset":"validation-2c"},"cgroups":[{"path":"/a","cpuMax":"50000"},{"path":"/a/b/c/d"}],
+             "workloads":[{"name":"w","cgroup":"/a","type":"cpu-bound"}],"durationMs":100,
+             "sweep":{"cgroup":"/a","quotaUs":{"from":10000,"to":50000,"step":20000}}}""", """
+            {"topology":{"preset":"desktop-8c-smt2"},"durationMs":600000,"repetitions":20,
+             "workloads":[{"name":"w","type":"periodic","threads":8,"runUs":1,"sleepUs":1}],
+             "variants":[{"label":"a","kernel":{"hz":250}},{"label":"b"},{"label":"c"},{"label":"d"},{"label":"e"},
+              {"label":"f"},{"label":"g"},{"label":"h"},{"label":"i"},{"label":"j"},{"label":"k"},{"label":"l"},
+              {"label":"m"},{"label":"n"},{"label":"o"},{"label":"p","kernel":{"hz":1000}}]}""", deepCgroups());
+    /** The advice seeds; the observed one last. */
+    private static final List<String> ADVICES = List.of(AdviceExamples.ADVICE, AdviceExamples.ADVICE_BURSTABLE_POD,
+            AdviceExamples.ADVICE_OBSERVED);
+
+    /** Strings the fields take, and those of issue 36 (quantities beyond a long, route names, deep paths). */
+    private static final List<String> STRINGS = List.of("", " ", "max", "max 100000", "1000 1000", "0-3,8", "/",
+            "/a", "validation-2c", "6.18", "cpu-bound", "periodic", "-1", "NaN", "1e999", "\u0000",
+            "9999999999999999", "2e16", "9223372036854775807m", "1e400", "presets", "..", ".", "/a/b/c/d",
+            "/".concat("x".repeat(200)).repeat(32));
 
     @Autowired
     MockMvc mvc;
@@ -69,13 +91,20 @@ class RequestFuzzTests {
         for (String s : SIMULATIONS) {
             simulations.add(JSON.readTree(s));
         }
+        List<JsonNode> advices = new ArrayList<>();
+        for (String s : ADVICES) {
+            advices.add(JSON.readTree(s));
+        }
         JsonNode topology = JSON.readTree(TopologyExamples.TOPOLOGY);
         int[] byClass = new int[6];
         for (int i = 0; i < requests(); i++) {
-            boolean topologies = random.nextInt(8) == 0;
-            JsonNode seed = topologies ? topology : simulations.get(random.nextInt(simulations.size()));
+            int endpoint = random.nextInt(8);
+            // (an observed advice runs its fit while it is accepted, 0.2-2 s: one advice in six is one)
+            JsonNode seed = endpoint == 0 ? topology : endpoint == 1 ? advices.get(random.nextInt(6) == 0 ? 2
+                    : random.nextInt(2)) : simulations.get(random.nextInt(simulations.size()));
             String body = body(random, seed);
-            String path = topologies ? "/api/v1/topologies" : "/api/v1/simulations";
+            String path = endpoint == 0 ? "/api/v1/topologies" : endpoint == 1 ? "/api/v1/advice"
+                    : "/api/v1/simulations";
             MockHttpServletResponse r = mvc.perform(authorized(post(path)).contentType(MediaType.APPLICATION_JSON)
                     .content(body)).andReturn().getResponse();
             int status = r.getStatus();
@@ -97,6 +126,20 @@ class RequestFuzzTests {
         // The generator reaches both sides of the validator.
         assertThat(byClass[2]).as("accepted").isPositive();
         assertThat(byClass[4]).as("rejected").isGreaterThan(requests() / 4);
+    }
+
+    /** 300 paths of 4 levels (1 200 groups) and 20 of 16 levels of 40-character names: the size of item 3. */
+    private static String deepCgroups() {
+        StringBuilder paths = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            paths.append("{\"path\":\"/p").append(i).append("/a/b/c\"},");
+        }
+        String segments = "/".concat("n".repeat(40)).repeat(15);
+        for (int i = 0; i < 20; i++) {
+            paths.append("{\"path\":\"/q").append(i).append(segments).append("\"},");
+        }
+        return "{\"topology\":{\"preset\":\"validation-2c\"},\"cgroups\":[" + paths + "{\"path\":\"/a\"}],"
+                + "\"workloads\":[{\"name\":\"w\",\"cgroup\":\"/a\",\"type\":\"cpu-bound\"}],\"durationMs\":100}";
     }
 
     /** How many requests: the first of the same seeded sequence in every variant. */
@@ -158,9 +201,15 @@ class RequestFuzzTests {
                 }
             }
         } else if (target instanceof ArrayNode a) {
-            int op = random.nextInt(4);
+            int op = random.nextInt(5);
             if (a.isEmpty() || op == 0) {
                 a.add(random.nextBoolean() && !a.isEmpty() ? a.get(0).deepCopy() : randomValue(random, 2));
+            } else if (op == 4) {
+                // many of one element (cgroups, workloads, variants, containers): the limits on counts
+                JsonNode first = a.get(0);
+                for (int k = random.nextInt(2, 400); k > 0; k--) {
+                    a.add(first.deepCopy());
+                }
             } else {
                 int i = random.nextInt(a.size());
                 switch (op) {
@@ -203,9 +252,7 @@ class RequestFuzzTests {
             case 7 -> NODES.numberNode(List.of(Integer.MAX_VALUE, Integer.MIN_VALUE, 0, -1, 1, 1 << 20)
                     .get(random.nextInt(6)));
             case 8 -> NODES.stringNode(randomString(random));
-            case 9 -> NODES.stringNode(List.of("", " ", "max", "max 100000", "1000 1000", "0-3,8", "/", "/a",
-                    "validation-2c", "6.18", "cpu-bound", "periodic", "-1", "NaN", "1e999", "\u0000")
-                    .get(random.nextInt(16)));
+            case 9 -> NODES.stringNode(STRINGS.get(random.nextInt(STRINGS.size())));
             case 10 -> NODES.stringNode("x".repeat(random.nextInt(1, 5000)));
             case 11, 12 -> {
                 ArrayNode a = NODES.arrayNode();

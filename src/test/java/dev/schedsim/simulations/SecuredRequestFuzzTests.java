@@ -19,6 +19,7 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 @SpringBootTest(properties = {"spring.datasource.url=jdbc:h2:mem:fuzz-secured;DB_CLOSE_DELAY=-1",
         "spring.datasource.username=sa", "spring.datasource.password=", "schedsim.max-body-size=64KB",
         "schedsim.workers=1", "schedsim.poll-interval=1h", "schedsim.max-queued=100000",
+        "schedsim.advice.poll-interval=1h",
         "schedsim.security.api-keys=fuzzer:" + SecuredRequestFuzzTests.KEY + ":submit",
         "logging.level.dev.schedsim=ERROR", "logging.level.org.springframework.web=ERROR"})
 @AutoConfigureMockMvc
