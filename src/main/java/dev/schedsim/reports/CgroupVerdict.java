@@ -15,10 +15,10 @@ final class CgroupVerdict {
     private CgroupVerdict() {
     }
 
-    /** "0.5 CPU (cpu.max 50000 100000)", "no limit (cpu.max max), cpu.weight 100", or "-" when unknown. */
+    /** "0.5 CPU (cpu.max 50000 100000)", "no limit (cpu.max max), cpu.weight 100", or "–" when unknown. */
     static String limit(CgroupSpec c) {
         if (c == null) {
-            return "-";
+            return Units.NONE;
         }
         if (c.quotaUs() < 0) {
             return "no limit (cpu.max max), cpu.weight " + c.weight();
@@ -31,8 +31,10 @@ final class CgroupVerdict {
      * @param limit       the cgroup's settings in this variant, null when unknown (then the quota's figures are left
      *                    out)
      * @param simulatedUs the variant's simulated time
+     * @param idleCpus    the machine's idle CPUs on average over the run (NaN when unknown): whether a throttled
+     *                    cgroup's extra demand had anywhere to run
      */
-    static String of(String path, CgroupSpec limit, ResultDocument.CpuStat s, double simulatedUs) {
+    static String of(String path, CgroupSpec limit, ResultDocument.CpuStat s, double simulatedUs, double idleCpus) {
         double used = d(s.usageUsec()) / Math.max(1, simulatedUs);
         String usedText = Units.cpus(used);
         if (path.equals("/")) {
@@ -53,11 +55,23 @@ final class CgroupVerdict {
                     + usedText + share + burst(s) + ".";
         }
         String counted = "throttled in " + Units.grouped(throttled) + " of " + Units.grouped(periods) + " periods"
-                + at + ", " + Units.ms(d(s.throttledUsec())) + " in all";
+                + at + ", " + Units.ms(d(s.throttledUsec())) + " in all (summed over its CPUs)";
         String why = throttled / periods >= MOSTLY
                 ? "its quota is what holds it back; it used " + usedText
                 : "its demand exceeds the quota now and then; it used " + usedText + " on average";
-        return path + ": " + counted + ": " + why + burst(s) + ".";
+        return path + ": " + counted + ": " + why + burst(s) + "." + demand(s, simulatedUs, idleCpus);
+    }
+
+    /**
+     * What it would have used without the limit, at most: its use plus its throttled time (each throttled cfs_rq
+     * had a task ready to run on that CPU all the while, which it would have shared with whatever else ran there),
+     * and the machine's idle CPUs, where such demand could have run without taking anyone's time.
+     */
+    private static String demand(ResultDocument.CpuStat s, double simulatedUs, double idleCpus) {
+        double upTo = (d(s.usageUsec()) + d(s.throttledUsec())) / Math.max(1, simulatedUs);
+        String idle = Double.isNaN(idleCpus) ? "" : "; the machine had " + Units.cpus(idleCpus) + " idle on average";
+        return " Without the limit it would have used at most " + Units.cpus(upTo) + " (its use plus its throttled "
+                + "time)" + idle + ".";
     }
 
     private static String burst(ResultDocument.CpuStat s) {

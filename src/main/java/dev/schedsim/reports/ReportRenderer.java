@@ -151,9 +151,18 @@ public final class ReportRenderer {
     private List<String> verdicts(ResultDocument.Variant v) {
         List<String> out = new ArrayList<>();
         for (ResultDocument.Cgroup c : list(v.cgroups())) {
-            out.add(CgroupVerdict.of(c.path(), limit(v, c.path()), c.cpuStat(), d(v.simulatedUs())));
+            out.add(CgroupVerdict.of(c.path(), limit(v, c.path()), c.cpuStat(), d(v.simulatedUs()), idleCpus(v)));
         }
         return out;
+    }
+
+    /** The machine's idle CPUs on average: its idle share times its CPUs; NaN when the result has neither. */
+    private static double idleCpus(ResultDocument.Variant v) {
+        ResultDocument.Cpus c = v.cpus();
+        if (c == null || c.idlePct() == null || c.perCpuBusyPct() == null || c.perCpuBusyPct().isEmpty()) {
+            return Double.NaN;
+        }
+        return c.idlePct() / 100 * c.perCpuBusyPct().size();
     }
 
     /** The cgroups in a reader's units. */
@@ -167,10 +176,10 @@ public final class ReportRenderer {
                     Units.ms(d(s.usageUsec())) + " (" + Units.cpus(d(s.usageUsec()) / Math.max(1, d(v.simulatedUs())))
                             + ")",
                     periods > 0 ? Units.grouped(d(s.nrThrottled())) + " of " + Units.grouped(periods) + " periods ("
-                            + Units.pct(d(s.nrThrottled()) / periods) + ")" : "-",
-                    periods > 0 ? Units.ms(d(s.throttledUsec())) : "-",
+                            + Units.pct(d(s.nrThrottled()) / periods) + ")" : Units.NONE,
+                    periods > 0 ? Units.ms(d(s.throttledUsec())) : Units.NONE,
                     d(s.nrBursts()) > 0 ? Units.ms(d(s.burstUsec())) + " in " + Units.grouped(d(s.nrBursts()))
-                            + " periods" : "-"));
+                            + " periods" : Units.NONE));
         }
         return rows;
     }
@@ -195,10 +204,10 @@ public final class ReportRenderer {
         for (ResultDocument.Workload w : list(v.workloads())) {
             ResultDocument.Latency l = w.wakeupLatencyUs();
             ResultDocument.Latency req = w.requestLatencyUs();
-            rows.add(List.of(w.name(), w.cpuUsec() == null ? "-" : Units.ms(w.cpuUsec()),
-                    w.completionUs() == null ? "-" : Units.ms(w.completionUs()), throughput(w),
+            rows.add(List.of(w.name(), w.cpuUsec() == null ? Units.NONE : Units.ms(w.cpuUsec()),
+                    w.completionUs() == null ? Units.NONE : Units.ms(w.completionUs()), throughput(w),
                     us(l == null ? null : l.p50()), us(l == null ? null : l.p90()), us(l == null ? null : l.p99()),
-                    us(l == null ? null : l.max()), req != null ? us(req.p99()) : "-", g(w.migrations())));
+                    us(l == null ? null : l.max()), req != null ? us(req.p99()) : Units.NONE, g(w.migrations())));
         }
         return rows;
     }
@@ -206,7 +215,7 @@ public final class ReportRenderer {
     /** The throughput in the unit the workload's type counts (Report.WorkloadReport#throughputPerSec). */
     private String throughput(ResultDocument.Workload w) {
         if (w.throughputPerSec() == null) {
-            return "-";
+            return Units.NONE;
         }
         String type = "";
         for (JsonNode x : request.path("workloads")) {
@@ -249,19 +258,19 @@ public final class ReportRenderer {
         return rows;
     }
 
-    /** A number as the tables print it; "-" when there is none. */
+    /** A number as the tables print it; "–" when there is none. */
     private static String n(Double x) {
-        return x == null ? "-" : Svg.num(x);
+        return x == null ? Units.NONE : Svg.num(x);
     }
 
-    /** A number grouped in threes; "-" when there is none. */
+    /** A number grouped in threes; "–" when there is none. */
     private static String g(Double x) {
-        return x == null ? "-" : Units.grouped(x);
+        return x == null ? Units.NONE : Units.grouped(x);
     }
 
-    /** A latency in µs as the tables print it; "-" when there is none. */
+    /** A latency in µs as the tables print it; "–" when there is none. */
     private static String us(Double x) {
-        return x == null ? "-" : Units.us(x);
+        return x == null ? Units.NONE : Units.us(x);
     }
 
     /** A number read as a JSON reader would: 0 when there is none. */

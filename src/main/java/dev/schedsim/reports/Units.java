@@ -7,6 +7,9 @@ import java.util.Locale;
  * cell never wraps inside a number), times in the unit that keeps them short, CPU time as a number of CPUs.
  */
 public final class Units {
+    /** What a table shows where a figure is missing or does not apply (an en dash, not a 0). */
+    static final String NONE = "–";
+
     /** U+202F NARROW NO-BREAK SPACE. */
     static final String GROUP = "\u202f";
 

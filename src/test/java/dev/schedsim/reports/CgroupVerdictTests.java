@@ -18,25 +18,29 @@ class CgroupVerdictTests {
     @Test
     void verdicts() {
         // the README's first simulation: /b at 0.5 CPU throttled in every period
-        assertThat(CgroupVerdict.of("/b", HALF, stat(1_015_958, 20, 20, 1_032_046, 0, 0), 2_000_000))
-                .isEqualTo("/b: throttled in 20 of 20 periods at 0.50 CPU (cpu.max 50000 100000), 1032 ms in all: "
-                        + "its quota is what holds it back; it used 0.51 CPU.");
-        assertThat(CgroupVerdict.of("/b", HALF, stat(600_000, 20, 3, 12_000, 0, 0), 2_000_000))
+        assertThat(CgroupVerdict.of("/b", HALF, stat(1_015_958, 20, 20, 1_032_046, 0, 0), 2_000_000, 0.012))
+                .isEqualTo("/b: throttled in 20 of 20 periods at 0.50 CPU (cpu.max 50000 100000), 1032 ms in all "
+                        + "(summed over its CPUs): its quota is what holds it back; it used 0.51 CPU. Without the "
+                        + "limit it would have used at most 1.02 CPUs (its use plus its throttled time); the machine "
+                        + "had 0.01 CPU idle on average.");
+        assertThat(CgroupVerdict.of("/b", HALF, stat(600_000, 20, 3, 12_000, 0, 0), 2_000_000, Double.NaN))
                 .startsWith("/b: throttled in 3 of 20 periods").contains("12 ms in all")
-                .contains("exceeds the quota now and then; it used 0.30 CPU on average");
-        assertThat(CgroupVerdict.of("/b", HALF, stat(400_000, 20, 0, 0, 0, 0), 2_000_000))
+                .contains("exceeds the quota now and then; it used 0.30 CPU on average.")
+                .endsWith("it would have used at most 0.31 CPU (its use plus its throttled time).");
+        assertThat(CgroupVerdict.of("/b", HALF, stat(400_000, 20, 0, 0, 0, 0), 2_000_000, Double.NaN))
                 .isEqualTo("/b: never throttled in 20 periods at 0.50 CPU (cpu.max 50000 100000); it used 0.20 CPU "
                         + "(40 % of its quota).");
-        assertThat(CgroupVerdict.of("/a", CgroupSpec.unlimited("/a", 200), stat(2_949_073, 0, 0, 0, 0, 0), 2_000_000))
+        assertThat(CgroupVerdict.of("/a", CgroupSpec.unlimited("/a", 200), stat(2_949_073, 0, 0, 0, 0, 0), 2_000_000,
+                Double.NaN))
                 .isEqualTo("/a: no CPU limit of its own (cpu.weight 200); it used 1.47 CPUs.");
-        assertThat(CgroupVerdict.of("/", null, stat(3_999_996, 0, 0, 0, 0, 0), 2_000_000))
+        assertThat(CgroupVerdict.of("/", null, stat(3_999_996, 0, 0, 0, 0, 0), 2_000_000, Double.NaN))
                 .isEqualTo("/ (the whole machine): used 2.00 CPUs.");
         CgroupSpec burst = new CgroupSpec("/c", 300_000, 100_000, 50_000, 100);
-        assertThat(CgroupVerdict.of("/c", burst, stat(1_265_574, 4, 1, 1_569, 3, 49_973), 400_000))
+        assertThat(CgroupVerdict.of("/c", burst, stat(1_265_574, 4, 1, 1_569, 3, 49_973), 400_000, Double.NaN))
                 .contains("at 3.00 CPUs (cpu.max 300000 100000, cpu.max.burst 50000)")
-                .endsWith("and ran on burst time in 3 periods (50 ms).");
+                .contains("and ran on burst time in 3 periods (50 ms). Without the limit");
         // without the plan's settings: the counts, no quota figures
-        assertThat(CgroupVerdict.of("/b", null, stat(1_015_958, 20, 20, 1_032_046, 0, 0), 2_000_000))
+        assertThat(CgroupVerdict.of("/b", null, stat(1_015_958, 20, 20, 1_032_046, 0, 0), 2_000_000, Double.NaN))
                 .startsWith("/b: throttled in 20 of 20 periods, 1032 ms in all");
     }
 

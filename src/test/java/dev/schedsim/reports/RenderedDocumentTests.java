@@ -65,7 +65,7 @@ class RenderedDocumentTests {
                 + "\"wakeups\":0}],\"cpus\":{\"busyPct\":1,\"idlePct\":99,\"overheadPct\":0,\"avgPowerWatts\":1.5,"
                 + "\"perCpuBusyPct\":[1]},\"scheduler\":{\"contextSwitches\":1,\"migrations\":0,\"wakeups\":0}}]}";
         String md = new ReportRenderer("id", "early", resource("single-request.json"), old, Map.of()).markdown();
-        assertThat(md).contains("## Variant default").contains("| w | 5 µs | - | 1 /s |")
+        assertThat(md).contains("## Variant default").contains("| w | 5 µs | – | 1 /s |")
                 .doesNotContain("Busy CPUs over");
     }
 }
