@@ -37,6 +37,11 @@ public final class Http {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
     }
 
+    /** GET with an {@code Accept} header (the report in Markdown, say). */
+    public HttpResponse<String> get(String path, String accept) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", accept).GET());
+    }
+
     public HttpResponse<String> post(String path, String body) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));

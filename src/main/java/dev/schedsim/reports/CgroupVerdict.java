@@ -15,6 +15,21 @@ final class CgroupVerdict {
     private CgroupVerdict() {
     }
 
+    /**
+     * A cgroup as its reader knows it: "container web of shop/checkout (/kubepods/burstable/pod…/web)" for a pod's
+     * container, "pod shop/checkout (…)" for the pod's own cgroup, else the path.
+     *
+     * @param labels the cgroup's cAdvisor labels (namespace, pod, container), or null
+     */
+    static String named(String path, java.util.Map<String, String> labels) {
+        if (labels == null || labels.get("pod") == null || labels.get("pod").isEmpty()) {
+            return path;
+        }
+        String pod = labels.getOrDefault("namespace", "default") + "/" + labels.get("pod");
+        String container = labels.getOrDefault("container", "");
+        return (container.isEmpty() ? "pod " + pod : "container " + container + " of " + pod) + " (" + path + ")";
+    }
+
     /** "0.5 CPU (cpu.max 50000 100000)", "no limit (cpu.max max), cpu.weight 100", or "–" when unknown. */
     static String limit(CgroupSpec c) {
         if (c == null) {

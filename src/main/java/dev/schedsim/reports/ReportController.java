@@ -77,8 +77,9 @@ public class ReportController {
             throw new StateConflictException("simulation " + id + " is " + job.getStatus()
                     + " and has no result to report");
         }
+        SimulationPlan plan = plan(job);
         ReportRenderer r = new ReportRenderer(job.getId(), job.getName(), job.getRequestJson(), result,
-                limits(job));
+                limits(plan), plan == null ? Map.of() : plan.cgroupLabels());
         return ResponseEntity.ok().contentType(markdown ? MARKDOWN : HTML).header(HttpHeaders.VARY, "Accept")
                 .body(markdown ? r.markdown() : r.html());
     }
@@ -88,12 +89,9 @@ public class ReportController {
      * verdicts. A job stored before plans were, whose request the rules no longer take (a limit lowered since),
      * gets verdicts without them.
      */
-    private Map<String, Map<String, CgroupSpec>> limits(SimulationJob job) {
+    private Map<String, Map<String, CgroupSpec>> limits(SimulationPlan plan) {
         Map<String, Map<String, CgroupSpec>> out = new LinkedHashMap<>();
-        SimulationPlan plan;
-        try {
-            plan = plans.of(job);
-        } catch (RuntimeException e) {
+        if (plan == null) {
             return out;
         }
         for (SimulationPlan.Variant v : plan.variants()) {
@@ -102,6 +100,15 @@ public class ReportController {
             out.put(v.label(), byPath);
         }
         return out;
+    }
+
+    /** The job's plan, or null for a job stored before plans were whose request the rules no longer take. */
+    private SimulationPlan plan(SimulationJob job) {
+        try {
+            return plans.of(job);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** true for Markdown, false for HTML, by the client's preference; 406 when it accepts neither. */

@@ -26,12 +26,23 @@ public final class ReportRenderer {
     private final Map<String, Map<String, CgroupSpec>> limits;
     private final KernelComparison comparison;
 
-    /**
-     * @param limits each variant's cgroups by label and path, from the request's plan; a variant or cgroup
-     *               missing from it gets its verdict without the quota's figures
-     */
+    /** Per cgroup path, the Kubernetes names of a pod's cgroups (namespace, pod, container), from the plan. */
+    private final Map<String, Map<String, String>> kubernetesNames;
+
     ReportRenderer(String id, String name, String requestJson, String resultJson,
                    Map<String, Map<String, CgroupSpec>> limits) {
+        this(id, name, requestJson, resultJson, limits, Map.of());
+    }
+
+    /**
+     * @param limits          each variant's cgroups by label and path, from the request's plan; a variant or cgroup
+     *                        missing from it gets its verdict without the quota's figures
+     * @param kubernetesNames the plan's cAdvisor labels by cgroup path: a pod's cgroups are named as Kubernetes
+     *                        names them
+     */
+    ReportRenderer(String id, String name, String requestJson, String resultJson,
+                   Map<String, Map<String, CgroupSpec>> limits, Map<String, Map<String, String>> kubernetesNames) {
+        this.kubernetesNames = kubernetesNames;
         this.id = id;
         this.name = name;
         this.request = Json.STORED.readTree(requestJson);
@@ -151,7 +162,8 @@ public final class ReportRenderer {
     private List<String> verdicts(ResultDocument.Variant v) {
         List<String> out = new ArrayList<>();
         for (ResultDocument.Cgroup c : list(v.cgroups())) {
-            out.add(CgroupVerdict.of(c.path(), limit(v, c.path()), c.cpuStat(), d(v.simulatedUs()), idleCpus(v)));
+            out.add(CgroupVerdict.of(CgroupVerdict.named(c.path(), kubernetesNames.get(c.path())), limit(v, c.path()),
+                    c.cpuStat(), d(v.simulatedUs()), idleCpus(v)));
         }
         return out;
     }

@@ -98,6 +98,12 @@ class KubernetesPodTests {
         assertThat(podSeries.path("labels").path("container").asString()).isEmpty();
         assertThat(podSeries.has("container_cpu_cfs_periods_total")).as("no quota, no CFS counters").isFalse();
 
+        // The report names the pod's cgroups as Kubernetes does, the path beside.
+        HttpResponse<String> report = http.get("/api/v1/simulations/" + id + "/report", "text/markdown");
+        assertThat(report.statusCode()).isEqualTo(200);
+        assertThat(report.body()).contains("- container web of shop/web (" + POD + "/web): throttled in ")
+                .contains("- pod shop/web (" + POD + "): no CPU limit of its own");
+
         // The accepted request is itself a request: submitted again it is accepted with the same cgroups.
         HttpResponse<String> again = http.post("/api/v1/simulations", request.toString());
         assertThat(again.statusCode()).as(again.body()).isEqualTo(202);

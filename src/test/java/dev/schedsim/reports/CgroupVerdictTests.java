@@ -45,6 +45,19 @@ class CgroupVerdictTests {
     }
 
     @Test
+    void aPodsCgroupsAreNamedAsKubernetesNamesThem() {
+        String web = "/kubepods/burstable/podd13b/web";
+        assertThat(CgroupVerdict.named(web, java.util.Map.of("namespace", "shop", "pod", "checkout", "container",
+                "web"))).isEqualTo("container web of shop/checkout (" + web + ")");
+        assertThat(CgroupVerdict.named("/kubepods/burstable/podd13b", java.util.Map.of("namespace", "shop", "pod",
+                "checkout", "container", ""))).isEqualTo("pod shop/checkout (/kubepods/burstable/podd13b)");
+        assertThat(CgroupVerdict.named("/b", null)).isEqualTo("/b");
+        assertThat(CgroupVerdict.of(CgroupVerdict.named(web, java.util.Map.of("namespace", "shop", "pod", "checkout",
+                        "container", "web")), HALF, stat(1_015_958, 20, 20, 1_032_046, 0, 0), 2_000_000, Double.NaN))
+                .startsWith("container web of shop/checkout (" + web + "): throttled in 20 of 20 periods");
+    }
+
+    @Test
     void units() {
         String g = Units.GROUP;
         assertThat(Units.grouped(2_949_073)).isEqualTo("2" + g + "949" + g + "073");
