@@ -2,6 +2,9 @@ package dev.schedsim.reports;
 
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.result.ResultDocument;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A cgroup's result in one sentence, in the terms of a pod's CPU limit: how often its quota ran out, at what
@@ -16,12 +19,56 @@ final class CgroupVerdict {
     }
 
     /**
+     * One sentence per cgroup of variant v.
+     *
+     * @param byPath          the variant's cgroup settings from the plan, or null
+     * @param kubernetesNames the plan's cAdvisor labels by path (a pod's cgroups)
+     */
+    static List<String> verdicts(ResultDocument.Variant v, Map<String, CgroupSpec> byPath,
+                                 Map<String, Map<String, String>> kubernetesNames) {
+        List<String> out = new ArrayList<>();
+        for (ResultDocument.Cgroup c : v.cgroups() == null ? List.<ResultDocument.Cgroup>of() : v.cgroups()) {
+            out.add(of(named(c.path(), kubernetesNames.get(c.path())), byPath == null ? null : byPath.get(c.path()),
+                    c.cpuStat(), d(v.simulatedUs()), idleCpus(v)));
+        }
+        return out;
+    }
+
+    /** The machine's idle CPUs on average: its idle share times its CPUs; NaN when the result has neither. */
+    static double idleCpus(ResultDocument.Variant v) {
+        ResultDocument.Cpus c = v.cpus();
+        if (c == null || c.idlePct() == null || c.perCpuBusyPct() == null || c.perCpuBusyPct().isEmpty()) {
+            return Double.NaN;
+        }
+        return c.idlePct() / 100 * c.perCpuBusyPct().size();
+    }
+
+    /** The cgroups of variant v in a reader's units, a header row first. */
+    static List<List<String>> table(ResultDocument.Variant v, Map<String, CgroupSpec> byPath) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("cgroup", "limit", "CPU used", "throttled", "throttled time", "burst time"));
+        for (ResultDocument.Cgroup c : v.cgroups() == null ? List.<ResultDocument.Cgroup>of() : v.cgroups()) {
+            ResultDocument.CpuStat s = c.cpuStat();
+            double periods = d(s.nrPeriods());
+            rows.add(List.of(c.path(), limit(byPath == null ? null : byPath.get(c.path())),
+                    Units.ms(d(s.usageUsec())) + " (" + Units.cpus(d(s.usageUsec()) / Math.max(1, d(v.simulatedUs())))
+                            + ")",
+                    periods > 0 ? Units.grouped(d(s.nrThrottled())) + " of " + Units.grouped(periods) + " periods ("
+                            + Units.pct(d(s.nrThrottled()) / periods) + ")" : Units.NONE,
+                    periods > 0 ? Units.ms(d(s.throttledUsec())) : Units.NONE,
+                    d(s.nrBursts()) > 0 ? Units.ms(d(s.burstUsec())) + " in " + Units.grouped(d(s.nrBursts()))
+                            + " periods" : Units.NONE));
+        }
+        return rows;
+    }
+
+    /**
      * A cgroup as its reader knows it: "container web of shop/checkout (/kubepods/burstable/pod…/web)" for a pod's
      * container, "pod shop/checkout (…)" for the pod's own cgroup, else the path.
      *
      * @param labels the cgroup's cAdvisor labels (namespace, pod, container), or null
      */
-    static String named(String path, java.util.Map<String, String> labels) {
+    static String named(String path, Map<String, String> labels) {
         if (labels == null || labels.get("pod") == null || labels.get("pod").isEmpty()) {
             return path;
         }

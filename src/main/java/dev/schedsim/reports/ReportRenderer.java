@@ -147,12 +147,6 @@ public final class ReportRenderer {
 
     // ---------------------------------------------------------------- per-variant tables
 
-    /** The cgroup's settings in variant v, or null when the plan did not say. */
-    private CgroupSpec limit(ResultDocument.Variant v, String path) {
-        Map<String, CgroupSpec> byPath = limits.get(v.label());
-        return byPath == null ? null : byPath.get(path);
-    }
-
     /** The advice bodies for the baseline's throttled cgroups (the first variant only: one place to start from). */
     private List<AdviceLink.Link> adviceLinks(ResultDocument.Variant v) {
         return v != variants.get(0) ? List.of() : AdviceLink.of(name, request, v, limits.get(v.label()));
@@ -160,40 +154,12 @@ public final class ReportRenderer {
 
     /** One sentence per cgroup: what limited it, in the words of a pod's limits. */
     private List<String> verdicts(ResultDocument.Variant v) {
-        List<String> out = new ArrayList<>();
-        for (ResultDocument.Cgroup c : list(v.cgroups())) {
-            out.add(CgroupVerdict.of(CgroupVerdict.named(c.path(), kubernetesNames.get(c.path())), limit(v, c.path()),
-                    c.cpuStat(), d(v.simulatedUs()), idleCpus(v)));
-        }
-        return out;
-    }
-
-    /** The machine's idle CPUs on average: its idle share times its CPUs; NaN when the result has neither. */
-    private static double idleCpus(ResultDocument.Variant v) {
-        ResultDocument.Cpus c = v.cpus();
-        if (c == null || c.idlePct() == null || c.perCpuBusyPct() == null || c.perCpuBusyPct().isEmpty()) {
-            return Double.NaN;
-        }
-        return c.idlePct() / 100 * c.perCpuBusyPct().size();
+        return CgroupVerdict.verdicts(v, limits.get(v.label()), kubernetesNames);
     }
 
     /** The cgroups in a reader's units. */
     private List<List<String>> cgroupTable(ResultDocument.Variant v) {
-        List<List<String>> rows = new ArrayList<>();
-        rows.add(List.of("cgroup", "limit", "CPU used", "throttled", "throttled time", "burst time"));
-        for (ResultDocument.Cgroup c : list(v.cgroups())) {
-            ResultDocument.CpuStat s = c.cpuStat();
-            double periods = d(s.nrPeriods());
-            rows.add(List.of(c.path(), CgroupVerdict.limit(limit(v, c.path())),
-                    Units.ms(d(s.usageUsec())) + " (" + Units.cpus(d(s.usageUsec()) / Math.max(1, d(v.simulatedUs())))
-                            + ")",
-                    periods > 0 ? Units.grouped(d(s.nrThrottled())) + " of " + Units.grouped(periods) + " periods ("
-                            + Units.pct(d(s.nrThrottled()) / periods) + ")" : Units.NONE,
-                    periods > 0 ? Units.ms(d(s.throttledUsec())) : Units.NONE,
-                    d(s.nrBursts()) > 0 ? Units.ms(d(s.burstUsec())) + " in " + Units.grouped(d(s.nrBursts()))
-                            + " periods" : Units.NONE));
-        }
-        return rows;
+        return CgroupVerdict.table(v, limits.get(v.label()));
     }
 
     /** cpu.stat as the kernel writes it (µs), for reading side by side with a real machine's. */
