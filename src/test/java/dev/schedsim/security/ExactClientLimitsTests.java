@@ -30,32 +30,42 @@ class ExactClientLimitsTests {
     static final String ROOT = ClientLimitsTests.ROOT;
     static final String KEYS = "schedsim.security.api-keys=alice:" + ALICE + ":submit,root:" + ROOT + ":admin";
 
-    @Test
-    void fiftyParallelSubmissionsAgainstAQueueLimitOfTenAcceptTenAndThenNoAdvice() throws Exception {
+    /**
+     * Alice's 50 parallel submissions while root's long run holds the only worker, so that all she gets accepted
+     * queues, against {@code limit}: exactly 10 accepted, the rest 429; then {@code after} with her client. Root's run
+     * is cancelled at the end.
+     */
+    private static void fiftyWhileTheWorkerIsBusy(String db, String limit, java.util.function.Consumer<Http> after)
+            throws Exception {
         try (ConfigurableApplicationContext ctx = EndToEnd.start(List.of(
-                "spring.datasource.url=jdbc:h2:mem:exact-queue;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
-                "spring.datasource.password=", "schedsim.workers=1", "schedsim.warmup=0s", KEYS,
-                "schedsim.security.max-queued-per-client=10"))) {
+                "spring.datasource.url=jdbc:h2:mem:" + db + ";DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
+                "spring.datasource.password=", "schedsim.workers=1", "schedsim.warmup=0s", KEYS, limit))) {
             Http root = EndToEnd.http(ctx).withKey(ROOT);
             String running = EndToEnd.submit(root, EndToEnd.longRun("occupies-the-worker"));
             try {
                 root.awaitRunningWithProgress(running);
-                List<Integer> statuses = burst(List.of(EndToEnd.http(ctx).withKey(ALICE)), 50,
+                Http alice = EndToEnd.http(ctx).withKey(ALICE);
+                List<Integer> statuses = burst(List.of(alice), 50,
                         h -> h.post("/api/v1/simulations", EndToEnd.FAIR_SHARE));
                 assertThat(statuses.stream().filter(s -> s == 202).count()).as(statuses.toString()).isEqualTo(10);
                 assertThat(statuses).containsOnly(202, 429);
-                Http alice = EndToEnd.http(ctx).withKey(ALICE);
-                assertThat(Http.json(alice.get("/api/v1/simulations?status=QUEUED")).path("totalElements").asLong())
-                        .isEqualTo(10);
-                // Her queue is full: an advice, whose steps would queue more, is refused the same way.
-                HttpResponse<String> advice = alice.post("/api/v1/advice", AdviceExamples.ADVICE);
-                assertThat(advice.statusCode()).as(advice.body()).isEqualTo(429);
-                assertThat(Http.json(advice).path("limit").asString())
-                        .isEqualTo("schedsim.security.max-queued-per-client");
+                after.accept(alice);
             } finally {
                 root.post("/api/v1/simulations/" + running + "/cancel", "");
             }
         }
+    }
+
+    @Test
+    void fiftyParallelSubmissionsAgainstAQueueLimitOfTenAcceptTenAndThenNoAdvice() throws Exception {
+        fiftyWhileTheWorkerIsBusy("exact-queue", "schedsim.security.max-queued-per-client=10", alice -> {
+            assertThat(Http.json(alice.get("/api/v1/simulations?status=QUEUED")).path("totalElements").asLong())
+                    .isEqualTo(10);
+            // Her queue is full: an advice, whose steps would queue more, is refused the same way.
+            HttpResponse<String> advice = alice.post("/api/v1/advice", AdviceExamples.ADVICE);
+            assertThat(advice.statusCode()).as(advice.body()).isEqualTo(429);
+            assertThat(Http.json(advice).path("limit").asString()).isEqualTo("schedsim.security.max-queued-per-client");
+        });
     }
 
     @Test
@@ -91,29 +101,15 @@ class ExactClientLimitsTests {
         long one = dev.schedsim.simulations.StandalonePlans.plan(EndToEnd.FAIR_SHARE).estimatedEvents();
         assertThat(one).isPositive();
         long budget = one * 21 / 2;
-        try (ConfigurableApplicationContext ctx = EndToEnd.start(List.of(
-                "spring.datasource.url=jdbc:h2:mem:exact-events;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
-                "spring.datasource.password=", "schedsim.workers=1", "schedsim.warmup=0s", KEYS,
-                "schedsim.security.max-queued-events-per-client=" + budget))) {
-            Http root = EndToEnd.http(ctx).withKey(ROOT);
-            String running = EndToEnd.submit(root, EndToEnd.longRun("occupies-the-worker"));
-            try {
-                root.awaitRunningWithProgress(running);
-                List<Integer> statuses = burst(List.of(EndToEnd.http(ctx).withKey(ALICE)), 50,
-                        h -> h.post("/api/v1/simulations", EndToEnd.FAIR_SHARE));
-                assertThat(statuses.stream().filter(s -> s == 202).count()).as(statuses.toString()).isEqualTo(10);
-                assertThat(statuses).containsOnly(202, 429);
-                HttpResponse<String> more = EndToEnd.http(ctx).withKey(ALICE).post("/api/v1/simulations",
-                        EndToEnd.FAIR_SHARE);
-                assertThat(more.statusCode()).isEqualTo(429);
-                JsonNode p = Http.json(more);
-                assertThat(p.path("limit").asString()).isEqualTo("schedsim.security.max-queued-events-per-client");
-                assertThat(p.path("detail").asString()).contains("estimated at " + one * 10 + " engine events")
-                        .contains("this submission is estimated at " + one);
-            } finally {
-                root.post("/api/v1/simulations/" + running + "/cancel", "");
-            }
-        }
+        fiftyWhileTheWorkerIsBusy("exact-events", "schedsim.security.max-queued-events-per-client=" + budget,
+                alice -> {
+                    HttpResponse<String> more = alice.post("/api/v1/simulations", EndToEnd.FAIR_SHARE);
+                    assertThat(more.statusCode()).isEqualTo(429);
+                    JsonNode p = Http.json(more);
+                    assertThat(p.path("limit").asString()).isEqualTo("schedsim.security.max-queued-events-per-client");
+                    assertThat(p.path("detail").asString()).contains("estimated at " + one * 10 + " engine events")
+                            .contains("this submission is estimated at " + one);
+                });
     }
 
     /**
