@@ -3,13 +3,12 @@ package dev.schedsim.advice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.Http;
+import dev.schedsim.ServiceTest;
 import dev.schedsim.kubernetes.StrategicMerge;
 import dev.schedsim.simulations.SimulationExamples;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,7 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
         "spring.datasource.url=jdbc:h2:mem:adviceapply;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
         "spring.datasource.password=", "schedsim.workers=2", "schedsim.poll-interval=20ms",
         "schedsim.progress-interval=50ms", "schedsim.advice.poll-interval=20ms"})
-class AdviceApplyTests {
+class AdviceApplyTests extends ServiceTest {
     /** SimulationExamples.KUBERNETES's pod as a Deployment's template, in a List as kubectl get -o yaml prints. */
     static final String DEPLOYMENT_LIST_YAML = """
             apiVersion: v1
@@ -52,15 +51,6 @@ class AdviceApplyTests {
                       resources:
                         requests: {cpu: 50m}
             """;
-
-    @LocalServerPort
-    int port;
-    Http http;
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
 
     private ObjectNode podAdvice(JsonNode pod) {
         ObjectNode k = (ObjectNode) Http.JSON.readTree(SimulationExamples.KUBERNETES).path("kubernetes").deepCopy();

@@ -3,15 +3,14 @@ package dev.schedsim.advice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.Http;
+import dev.schedsim.ServiceTest;
 import dev.schedsim.json.Json;
 import dev.schedsim.simulations.SimulationExamples;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -23,16 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
         "spring.datasource.url=jdbc:h2:mem:adviceforms;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
         "spring.datasource.password=", "schedsim.workers=1", "schedsim.poll-interval=20ms",
         "schedsim.advice.poll-interval=20ms"})
-class AdviceFormsTests {
-    @LocalServerPort
-    int port;
-    Http http;
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
-
+class AdviceFormsTests extends ServiceTest {
     private static ObjectNode workload(String kind) {
         JsonNode pod = Http.JSON.readTree(SimulationExamples.KUBERNETES).path("kubernetes").path("pod");
         ObjectNode w = Http.JSON.createObjectNode().put("apiVersion", "apps/v1").put("kind", kind);

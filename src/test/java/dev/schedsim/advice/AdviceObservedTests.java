@@ -3,6 +3,7 @@ package dev.schedsim.advice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.Http;
+import dev.schedsim.ServiceTest;
 import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.Report;
 import dev.schedsim.engine.RunControl;
@@ -11,11 +12,9 @@ import dev.schedsim.request.SimulationRequest;
 import dev.schedsim.simulations.RequestValidator;
 import java.net.http.HttpResponse;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -27,27 +26,19 @@ import tools.jackson.databind.JsonNode;
         "spring.datasource.url=jdbc:h2:mem:advice-observed;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
         "spring.datasource.password=", "schedsim.workers=2", "schedsim.poll-interval=20ms",
         "schedsim.progress-interval=50ms", "schedsim.advice.poll-interval=20ms"})
-class AdviceObservedTests {
+class AdviceObservedTests extends ServiceTest {
     /** The workload observed: 3 threads, 7 ms of work every 20 ms (1.05 CPUs), not a point of the fit's grid. */
     static final ObservedFamily.Candidate KNOWN = new ObservedFamily.Candidate(7_000, 12_950);
     static final int THREADS = 3;
     static final SimulationRequest.TopologyRequest NODE = new SimulationRequest.TopologyRequest("validation-2c",
             null, null, null, null, null, null, null, null);
 
-    @LocalServerPort
-    int port;
-    Http http;
     @Autowired
     ObservedFit fit;
     @Autowired
     RequestValidator validator;
     @Autowired
     RequestReader reader;
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
 
     /** What cpu.stat would show for {@code c} at {@code cpuMax} over {@code windowMs}: the engine's run. */
     private ObservedCounters.Window observe(ObservedFamily.Candidate c, String cpuMax, long windowMs) {

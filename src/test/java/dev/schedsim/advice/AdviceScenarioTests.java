@@ -3,15 +3,14 @@ package dev.schedsim.advice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.Http;
+import dev.schedsim.ServiceTest;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -25,18 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
         "spring.datasource.url=jdbc:h2:mem:advice-scenarios;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
         "spring.datasource.password=", "schedsim.workers=2", "schedsim.poll-interval=20ms",
         "schedsim.progress-interval=50ms", "schedsim.advice.poll-interval=20ms"})
-class AdviceScenarioTests {
+class AdviceScenarioTests extends ServiceTest {
     static final String POD = "advice-burstable-pod";
     static final String BURST = "advice-latency-burst";
-
-    @LocalServerPort
-    int port;
-    Http http;
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
 
     private JsonNode scenario(String name) {
         HttpResponse<String> r = http.get("/api/v1/scenarios/" + name);

@@ -3,12 +3,11 @@ package dev.schedsim.advice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.Http;
+import dev.schedsim.ServiceTest;
 import dev.schedsim.simulations.SimulationExamples;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -21,16 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
         "spring.datasource.url=jdbc:h2:mem:advice;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
         "spring.datasource.password=", "schedsim.workers=2", "schedsim.poll-interval=20ms",
         "schedsim.progress-interval=50ms", "schedsim.advice.poll-interval=20ms"})
-class AdviceTests {
-    @LocalServerPort
-    int port;
-    Http http;
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
-
+class AdviceTests extends ServiceTest {
     /** The throttled share of /web's periods in each repetition of the example's request at {@code cpuMax}. */
     private double[] throttledPct(String cpuMax, int repetitions) {
         ObjectNode r = (ObjectNode) Http.JSON.readTree(AdviceExamples.ADVICE).path("request");

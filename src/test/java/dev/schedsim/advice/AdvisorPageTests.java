@@ -3,14 +3,13 @@ package dev.schedsim.advice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.Http;
+import dev.schedsim.ServiceTest;
 import dev.schedsim.reports.ReportRenderer;
 import java.net.http.HttpResponse;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -24,16 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
         "spring.datasource.url=jdbc:h2:mem:advisorpage;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
         "spring.datasource.password=", "schedsim.workers=1", "schedsim.poll-interval=20ms",
         "schedsim.advice.poll-interval=20ms"})
-class AdvisorPageTests {
-    @LocalServerPort
-    int port;
-    Http http;
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
-
+class AdvisorPageTests extends ServiceTest {
     private String page() {
         HttpResponse<String> r = http.get("/advisor");
         assertThat(r.statusCode()).isEqualTo(200);

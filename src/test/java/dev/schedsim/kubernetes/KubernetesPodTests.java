@@ -3,6 +3,7 @@ package dev.schedsim.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.Http;
+import dev.schedsim.ServiceTest;
 import dev.schedsim.simulations.SimulationExamples;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -13,10 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -28,18 +27,9 @@ import tools.jackson.databind.JsonNode;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.datasource.url=jdbc:h2:mem:kubernetes;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
         "spring.datasource.password=", "schedsim.workers=2", "schedsim.poll-interval=20ms"})
-class KubernetesPodTests {
+class KubernetesPodTests extends ServiceTest {
     private static final String POD = "/kubepods/burstable/pod" + java.util.UUID.nameUUIDFromBytes(
             "shop/web".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-
-    @LocalServerPort
-    int port;
-    Http http;
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
 
     private HttpResponse<String> postYaml(String body) {
         return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/v1/simulations"))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.EndToEnd;
 import dev.schedsim.Http;
+import dev.schedsim.ServiceTest;
 import dev.schedsim.advice.AdviceExamples;
 import dev.schedsim.advice.AdviceRequest;
 import dev.schedsim.advice.AdviceView;
@@ -35,7 +36,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.core.JsonParser;
@@ -55,22 +55,18 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
         "spring.datasource.password=", "schedsim.workers=2", "schedsim.poll-interval=20ms",
         "schedsim.progress-interval=50ms", "schedsim.advice.poll-interval=20ms",
         "schedsim.limits.max-events=20000000", "schedsim.max-body-size=256KB"})
-class OpenApiContractTests {
+class OpenApiContractTests extends ServiceTest {
     static final Path COMMITTED = Path.of("src/test/resources/openapi.json");
 
-    @LocalServerPort
-    int port;
     @Autowired
     SimulationControl simulations;
     @Autowired
     @Qualifier("requestMappingHandlerMapping")
     RequestMappingHandlerMapping mappings;
-    Http http;
     OpenApiDocument api;
 
     @BeforeEach
-    void client() {
-        http = new Http(port);
+    void servedDocument() {
         api = OpenApiDocument.served(http);
     }
 

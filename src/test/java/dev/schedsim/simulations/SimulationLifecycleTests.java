@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.EndToEnd;
 import dev.schedsim.Http;
+import dev.schedsim.ServiceTest;
 import dev.schedsim.request.Limits;
 import dev.schedsim.request.SimulationRequest;
 import dev.schedsim.topologies.TopologyExamples;
@@ -14,10 +15,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -29,16 +28,7 @@ import tools.jackson.databind.JsonNode;
         "spring.datasource.url=jdbc:h2:mem:lifecycle;DB_CLOSE_DELAY=-1", "spring.datasource.username=sa",
         "spring.datasource.password=", "schedsim.workers=2", "schedsim.poll-interval=20ms",
         "schedsim.progress-interval=50ms"})
-class SimulationLifecycleTests {
-    @LocalServerPort
-    int port;
-    Http http;
-
-    @BeforeEach
-    void client() {
-        http = new Http(port);
-    }
-
+class SimulationLifecycleTests extends ServiceTest {
     static String simulation(String name, String workload) {
         return """
                 { "name": "%s", "topology": { "preset": "validation-2c" },
