@@ -4,6 +4,7 @@ import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.core.RunQueues;
 import dev.schedsim.engine.pelt.LoadTracking;
 import dev.schedsim.engine.topology.DomainLevel;
+import dev.schedsim.engine.topology.RootDomain;
 import dev.schedsim.engine.topology.SchedDomainShared;
 import dev.schedsim.engine.topology.Topology;
 
@@ -25,6 +26,7 @@ final class FindBusiestGroup {
     private final RunQueues rqs;
     private final SchedDomainShared shared;
     private final Topology topo;
+    private final RootDomain rd;
 
     // sg_lb_stats of each group (indexed by the order the groups appear in the span).
     private final long[] gLoad;
@@ -45,7 +47,8 @@ final class FindBusiestGroup {
     long imbalance;
 
     FindBusiestGroup(SchedDomains sd, Cpu[] cpus, LoadTracking pelt, RunQueues rqs, SchedDomainShared shared,
-                     Topology topo) {
+                     Topology topo, RootDomain rd) {
+        this.rd = rd;
         this.sd = sd;
         this.cpus = cpus;
         this.pelt = pelt;
@@ -73,7 +76,10 @@ final class FindBusiestGroup {
         int[] groupOf = sd.groupOfPos[l][si];
         int localGroup = groupOf[sd.posInSpan[l][cpu]];
         int groups = sd.groupCount[l][si];
-        updateSdLbStats(span, groupOf, groups);
+        boolean sgOverloaded = updateSdLbStats(span, groupOf, groups);
+        if (l == sd.nl - 1) {
+            rd.setRdOverloaded(sgOverloaded); // update_sd_lb_stats() at the root domain (!env->sd->parent)
+        }
         int imb = level.imbalancePct();
         if (level.shareLlc() && !level.shareCapacity() && idle != IdleType.CPU_NEWLY_IDLE) {
             updateIdleCpuScan(cpu, llcUtil, span.length, imb);
@@ -97,8 +103,8 @@ final class FindBusiestGroup {
                 && calculateImbalance(localGroup, level, idle, preferSibling);
     }
 
-    /** update_sd_lb_stats(): per group sums over the span. */
-    private void updateSdLbStats(int[] span, int[] groupOf, int groups) {
+    /** update_sd_lb_stats(): per group sums over the span; whether a CPU of it has more than one task. */
+    private boolean updateSdLbStats(int[] span, int[] groupOf, int groups) {
         for (int g = 0; g < groups; g++) {
             gLoad[g] = 0;
             gUtil[g] = 0;
@@ -113,6 +119,7 @@ final class FindBusiestGroup {
         int[] cpuNr = rqs.nrRunning;
         long load = 0;
         long util = 0;
+        boolean sgOverloaded = false;
         for (int i = 0; i < span.length; i++) {
             int c = span[i];
             int g = groupOf[i];
@@ -123,6 +130,7 @@ final class FindBusiestGroup {
             gRunnable[g] += cpuRunnable[c];
             int nr = cpuNr[c];
             gNr[g] += nr;
+            sgOverloaded |= nr > 1; // update_sg_lb_stats(): *sg_overloaded
             if (nr == 0 && cpus[c].curr == null) {
                 gIdle[g]++;
             }
@@ -133,6 +141,7 @@ final class FindBusiestGroup {
         totalLoad = load;
         totalCap = 1024L * span.length;
         llcUtil = util;
+        return sgOverloaded;
     }
 
     /**

@@ -36,7 +36,7 @@ public final class LoadBalance {
                        Execution execution, Migration migration, long seed) {
         this.domains = new SchedDomains(topo, kernel, clock);
         this.counters = new BalanceCounters(domains.nl);
-        FindBusiestGroup groups = new FindBusiestGroup(domains, cpus, pelt, rqs, shared, topo);
+        FindBusiestGroup groups = new FindBusiestGroup(domains, cpus, pelt, rqs, shared, topo, rd);
         DetachTasks detach = new DetachTasks(kernel, domains, rqs, migration, clock, counters);
         SchedBalanceRq balanceRq = new SchedBalanceRq(hw, domains, cpus, execution, groups, detach, counters);
         this.newidle = new NewidleBalance(kernel, domains, cpus, clock, rd, pelt, execution, balanceRq,
