@@ -5,7 +5,7 @@
 # opens the blocks with Debian's prometheus (installed with apt-get when missing) and evaluates the
 # CPUThrottlingHigh ratio sum(increase(throttled_periods[5m])) / sum(increase(periods[5m])) by container: it must
 # equal nr_throttled / nr_periods of the result's cpu.stat, and the imported counter its nr_throttled. Kills what it
-# started on exit.
+# started on exit. Ports: the service on $SCHEDSIM_PORT and Prometheus on the next one when it is set, else free ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -57,7 +57,7 @@ curl -fsS "http://127.0.0.1:$PORT/api/v1/simulations/$ID/metrics?start=$START" >
 promtool tsdb create-blocks-from openmetrics "$WORK/metrics.om" "$WORK/tsdb" >"$WORK/promtool.log" 2>&1 \
   || fail "promtool did not import the download"
 
-PPORT=$(free_port 19190)
+PPORT=$(service_port 1)   # Prometheus: SCHEDSIM_PORT + 1 when set, else a free port
 echo 'global: {}' >"$WORK/prometheus.yml"
 prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
   --web.listen-address="127.0.0.1:$PPORT" >"$WORK/prometheus.log" 2>&1 &

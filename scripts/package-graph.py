@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """The service's package graph, from the sources' own imports (and fully qualified names).
 
-usage: scripts/package-graph.py [REV]   (default: the work tree; a revision is read with git show)
+usage: scripts/package-graph.py [--engine] [REV]   (default: the work tree; a revision is read with git show)
 
 Prints, for each top-level package under src/main/java/dev/schedsim (the engine as one), what it imports
 (package: count of files that import it), the circles (packages that import each other, directly or round
-about), and a table: package, its first javadoc line (package-info.java), files, lines.
+about), and a table: package, its first javadoc line (package-info.java), files, lines. With --engine, the same
+for the engine's packages under src/main/java/dev/schedsim/engine ("(root)" is dev.schedsim.engine itself).
 """
 import re
 import subprocess
 import sys
 
 ROOT = "src/main/java/dev/schedsim/"
+PREFIX = "dev.schedsim"
 
 
 def files(rev):
@@ -33,19 +35,25 @@ def package(path):
 
 
 def main():
-    rev = sys.argv[1] if len(sys.argv) > 1 else None
+    global ROOT, PREFIX
+    args = sys.argv[1:]
+    if args and args[0] == "--engine":
+        ROOT, PREFIX = ROOT + "engine/", PREFIX + ".engine"
+        args = args[1:]
+    rev = args[0] if args else None
     edges, sizes, about = {}, {}, {}
     for path, text in files(rev):
         p = package(path)
         n, lines = sizes.get(p, (0, 0))
         sizes[p] = (n + 1, lines + text.count("\n"))
-        if path.endswith("package-info.java"):
+        if path.endswith("package-info.java") and path.count("/") == ROOT.count("/") + (p != "(root)"):
             m = re.search(r"/\*\*\s*\n?\s*\*?\s*(.+?)(?:\.\s|\n\s*\*\s*\n|\*/)", text, re.S)
             if m:
                 about[p] = re.sub(r"\s*\n\s*\*\s*", " ", m.group(1)).strip()[:110]
         code = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)  # comments name classes without using them
-        used = set(re.findall(r"\bdev\.schedsim\.([a-z]\w*)\.", code))
-        if re.search(r"\bdev\.schedsim\.[A-Z]", code):
+        prefix = re.escape(PREFIX)
+        used = set(re.findall(r"\b%s\.([a-z]\w*)\." % prefix, code))
+        if re.search(r"\b%s\.[A-Z]" % prefix, code):
             used.add("(root)")
         for q in used - {p}:
             edges.setdefault(p, {}).setdefault(q, 0)
@@ -84,6 +92,8 @@ def main():
         if v not in index:
             visit(v)
     print("circles: %s" % ("; ".join(" <-> ".join(c) for c in sccs) if sccs else "none"))
+    pairs = sorted("%s <-> %s" % (p, q) for p in edges for q in edges[p] if p < q and p in edges.get(q, {}))
+    print("of them, packages that import each other directly: %s" % ("; ".join(pairs) or "none"))
     print()
     print("| package | what it holds | files | lines |")
     print("|---|---|---:|---:|")

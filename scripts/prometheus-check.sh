@@ -5,6 +5,7 @@
 # latency), waits for scrapes, then evaluates EVERY PromQL expression of ops/grafana/dashboards/schedsim.json
 # ($simulation -> .*, $__rate_interval -> 1m; label_values(m, l) as count by (l) (m)) through Prometheus' HTTP
 # API and fails if any returns no data (an empty result, or only NaN). Kills what it started on exit.
+# Ports: the service on $SCHEDSIM_PORT and Prometheus on the next one when it is set, else free ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -43,7 +44,7 @@ java -Xmx384m -jar "$JAR" --server.port="$PORT" --logging.level.root=WARN \
 PIDS+=($!)
 await_up "$PORT" 120 "${PIDS[0]}" || fail "the service did not start"
 
-PPORT=$(free_port 19090)
+PPORT=$(service_port 1)   # Prometheus: SCHEDSIM_PORT + 1 when set, else a free port
 sed -e 's/scrape_interval: .*/scrape_interval: 2s/' -e 's/evaluation_interval: .*/evaluation_interval: 2s/' \
   -e "s/127.0.0.1:8080/127.0.0.1:$PORT/" ops/prometheus/prometheus-local.yml >"$WORK/prometheus.yml"
 grep -q "127.0.0.1:$PORT" "$WORK/prometheus.yml" || fail "could not point ops/prometheus/prometheus-local.yml at the service"

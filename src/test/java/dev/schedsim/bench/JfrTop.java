@@ -41,94 +41,106 @@ public final class JfrTop {
         Instant end = all.stream().map(RecordedEvent::getEndTime).max(Instant::compareTo).orElseThrow();
         double seconds = Duration.between(from, end).toNanos() / 1e9;
 
-        Map<String, Long> incl = new HashMap<>();
-        Map<String, Long> self = new HashMap<>();
-        Map<String, Long> allocByFrame = new HashMap<>();
-        Map<String, Long> allocByClass = new HashMap<>();
-        long samples = 0;
-        long allocBytes = 0;
-        int gcs = 0;
-        double gcPauseMs = 0;
-        double gcLongestMs = 0;
+        Tally tally = new Tally();
         for (RecordedEvent e : all) {
             if (e.getStartTime().isBefore(from)) {
                 continue;
             }
-            String type = e.getEventType().getName();
-            switch (type) {
-                case "jdk.ExecutionSample" -> {
-                    if (!benchThread(e.getThread("sampledThread"))) {
-                        continue;
-                    }
-                    RecordedStackTrace st = e.getStackTrace();
-                    if (st == null) {
-                        continue;
-                    }
-                    samples++;
-                    Set<String> seen = new HashSet<>();
-                    List<RecordedFrame> frames = st.getFrames();
-                    for (int i = 0; i < frames.size(); i++) {
-                        String m = name(frames.get(i));
-                        if (seen.add(m)) {
-                            incl.merge(m, 1L, Long::sum);
-                        }
-                        if (i == 0) {
-                            self.merge(m, 1L, Long::sum);
-                        }
-                    }
-                }
-                case "jdk.ObjectAllocationSample" -> {
-                    if (!benchThread(e.getThread("eventThread"))) {
-                        continue;
-                    }
-                    long w = e.getLong("weight");
-                    allocBytes += w;
-                    allocByClass.merge(e.getClass("objectClass").getName(), w, Long::sum);
-                    RecordedStackTrace st = e.getStackTrace();
-                    if (st != null) {
-                        // the first frame of the engine's own, not the JDK's collection or array copy
-                        String site = "?";
-                        for (RecordedFrame f : st.getFrames()) {
-                            site = name(f);
-                            if (site.startsWith("dev.schedsim")) {
-                                break;
-                            }
-                        }
-                        allocByFrame.merge(site, w, Long::sum);
-                    }
-                }
-                case "jdk.GarbageCollection" -> {
-                    gcs++;
-                    double ms = e.getDuration("sumOfPauses").toNanos() / 1e6;
-                    gcPauseMs += ms;
-                    gcLongestMs = Math.max(gcLongestMs, e.getDuration("longestPause").toNanos() / 1e6);
-                }
+            switch (e.getEventType().getName()) {
+                case "jdk.ExecutionSample" -> tally.executionSample(e);
+                case "jdk.ObjectAllocationSample" -> tally.allocationSample(e);
+                case "jdk.GarbageCollection" -> tally.collection(e);
                 default -> {
                 }
             }
         }
-        System.out.printf("%d execution samples of the benchmark thread over %.1f s (after %.0f s skipped)%n", samples,
-                seconds, skip);
-        System.out.println("  incl   self  frame");
-        List<Map.Entry<String, Long>> rows = new ArrayList<>(incl.entrySet());
-        rows.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
-        for (int i = 0; i < Math.min(top, rows.size()); i++) {
-            String m = rows.get(i).getKey();
-            System.out.printf("%5.1f%% %5.1f%%  %s%n", 100.0 * rows.get(i).getValue() / samples,
-                    100.0 * self.getOrDefault(m, 0L) / samples, m);
+        tally.print(top, seconds, skip);
+    }
+
+    /** The benchmark thread's samples and the collections, counted event by event. */
+    private static final class Tally {
+        final Map<String, Long> incl = new HashMap<>();
+        final Map<String, Long> self = new HashMap<>();
+        final Map<String, Long> allocByFrame = new HashMap<>();
+        final Map<String, Long> allocByClass = new HashMap<>();
+        long samples;
+        long allocBytes;
+        int gcs;
+        double gcPauseMs;
+        double gcLongestMs;
+
+        /** Each method once per sample where it is on the stack (inclusive), the top frame as self. */
+        void executionSample(RecordedEvent e) {
+            RecordedStackTrace st = e.getStackTrace();
+            if (!benchThread(e.getThread("sampledThread")) || st == null) {
+                return;
+            }
+            samples++;
+            Set<String> seen = new HashSet<>();
+            List<RecordedFrame> frames = st.getFrames();
+            for (int i = 0; i < frames.size(); i++) {
+                String m = name(frames.get(i));
+                if (seen.add(m)) {
+                    incl.merge(m, 1L, Long::sum);
+                }
+                if (i == 0) {
+                    self.merge(m, 1L, Long::sum);
+                }
+            }
         }
-        System.out.println("top self:");
-        List<Map.Entry<String, Long>> selfRows = new ArrayList<>(self.entrySet());
-        selfRows.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
-        for (int i = 0; i < Math.min(top / 2, selfRows.size()); i++) {
-            System.out.printf("%5.1f%%  %s%n", 100.0 * selfRows.get(i).getValue() / samples, selfRows.get(i).getKey());
+
+        void allocationSample(RecordedEvent e) {
+            if (!benchThread(e.getThread("eventThread"))) {
+                return;
+            }
+            long w = e.getLong("weight");
+            allocBytes += w;
+            allocByClass.merge(e.getClass("objectClass").getName(), w, Long::sum);
+            RecordedStackTrace st = e.getStackTrace();
+            if (st != null) {
+                // the first frame of the engine's own, not the JDK's collection or array copy
+                String site = "?";
+                for (RecordedFrame f : st.getFrames()) {
+                    site = name(f);
+                    if (site.startsWith("dev.schedsim")) {
+                        break;
+                    }
+                }
+                allocByFrame.merge(site, w, Long::sum);
+            }
         }
-        System.out.printf("allocation: %.1f MB/s of the benchmark thread (%.0f MB sampled-weight total)%n",
-                allocBytes / 1e6 / seconds, allocBytes / 1e6);
-        printTop("  by site", allocByFrame, allocBytes, 12);
-        printTop("  by class", allocByClass, allocBytes, 8);
-        System.out.printf("GC: %d collections, %.1f ms of pauses in all (%.2f %% of the time), longest %.1f ms%n", gcs,
-                gcPauseMs, gcPauseMs / 10 / seconds, gcLongestMs);
+
+        void collection(RecordedEvent e) {
+            gcs++;
+            gcPauseMs += e.getDuration("sumOfPauses").toNanos() / 1e6;
+            gcLongestMs = Math.max(gcLongestMs, e.getDuration("longestPause").toNanos() / 1e6);
+        }
+
+        void print(int top, double seconds, double skip) {
+            System.out.printf("%d execution samples of the benchmark thread over %.1f s (after %.0f s skipped)%n",
+                    samples, seconds, skip);
+            System.out.println("  incl   self  frame");
+            List<Map.Entry<String, Long>> rows = new ArrayList<>(incl.entrySet());
+            rows.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
+            for (int i = 0; i < Math.min(top, rows.size()); i++) {
+                String m = rows.get(i).getKey();
+                System.out.printf("%5.1f%% %5.1f%%  %s%n", 100.0 * rows.get(i).getValue() / samples,
+                        100.0 * self.getOrDefault(m, 0L) / samples, m);
+            }
+            System.out.println("top self:");
+            List<Map.Entry<String, Long>> selfRows = new ArrayList<>(self.entrySet());
+            selfRows.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
+            for (int i = 0; i < Math.min(top / 2, selfRows.size()); i++) {
+                System.out.printf("%5.1f%%  %s%n", 100.0 * selfRows.get(i).getValue() / samples,
+                        selfRows.get(i).getKey());
+            }
+            System.out.printf("allocation: %.1f MB/s of the benchmark thread (%.0f MB sampled-weight total)%n",
+                    allocBytes / 1e6 / seconds, allocBytes / 1e6);
+            printTop("  by site", allocByFrame, allocBytes, 12);
+            printTop("  by class", allocByClass, allocBytes, 8);
+            System.out.printf("GC: %d collections, %.1f ms of pauses in all (%.2f %% of the time), longest %.1f ms%n",
+                    gcs, gcPauseMs, gcPauseMs / 10 / seconds, gcLongestMs);
+        }
     }
 
     private static void printTop(String title, Map<String, Long> m, long total, int n) {

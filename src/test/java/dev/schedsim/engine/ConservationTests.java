@@ -146,18 +146,37 @@ class ConservationTests {
     static void check(long seed, EngineSpec spec) {
         Report r = Specs.run(spec, seed);
         List<String> broken = new ArrayList<>();
+        assertEquals(spec.cgroups().size(), r.cgroups().size());
+        assertEquals(spec.workloads().size(), r.workloads().size());
+        assertEquals(spec.topology().cpuCount(), r.cpus().perCpuBusyPct().size());
+        machineTime(spec, r, broken);
+        for (Report.CgroupReport cg : r.cgroups()) {
+            cgroupUsage(spec, r, cg, broken);
+            CgroupSpec c = spec.cgroupsByPath().get(cg.path());
+            if (c.limited()) {
+                bandwidthStatistics(spec, r, c, cg.cpuStat(), broken);
+            } else if (cg.cpuStat().nrPeriods() != 0 || cg.cpuStat().nrThrottled() != 0
+                    || cg.cpuStat().throttledUsec() != 0 || cg.cpuStat().nrBursts() != 0
+                    || cg.cpuStat().burstUsec() != 0) {
+                // cpu.stat semantics (kernel/sched/core.c, cpu_extra_stat_show()).
+                broken.add(cg.path() + " has no limit but bandwidth statistics " + cg.cpuStat());
+            }
+        }
+        workloads(spec, r, broken);
+        affinity(spec, r, broken);
+        if (!broken.isEmpty()) {
+            fail("seed " + seed + " (replay: ConservationTests.randomSpec(" + seed + "L)): " + describe(spec) + "\n  "
+                    + String.join("\n  ", broken));
+        }
+    }
+
+    /** The run's span, busy + idle = 100 %, and the root cgroup's usage as the CPUs' busy time. */
+    private static void machineTime(EngineSpec spec, Report r, List<String> broken) {
         int ncpu = spec.topology().cpuCount();
         long sim = r.simulatedUs();
-        long tickUs = (spec.kernel().tickNs() + 999) / 1000;
-        Map<String, CgroupSpec> bySpec = spec.cgroupsByPath();
-
         if (sim <= 0 || sim > spec.durationUs()) {
             broken.add("simulatedUs " + sim + " outside (0, " + spec.durationUs() + "]");
         }
-        assertEquals(spec.cgroups().size(), r.cgroups().size());
-        assertEquals(spec.workloads().size(), r.workloads().size());
-        assertEquals(ncpu, r.cpus().perCpuBusyPct().size());
-
         // busy + idle = 100 (both rounded to 0.001).
         double sumPct = r.cpus().busyPct() + r.cpus().idlePct();
         if (Math.abs(sumPct - 100) > 0.0011) {
@@ -186,68 +205,76 @@ class ConservationTests {
                 broken.add("cpu " + c + " busy " + pct + " %");
             }
         }
+    }
 
-        for (Report.CgroupReport cg : r.cgroups()) {
-            String path = cg.path();
-            Report.CpuStat st = cg.cpuStat();
-            // A cgroup cannot use more than every CPU all the time.
-            if (st.usageUsec() > (long) ncpu * sim) {
-                broken.add(path + " usage " + st.usageUsec() + " > CPUs × time " + (long) ncpu * sim);
-            }
-            // A child's usage is part of its parent's (cpuacct charges every ancestor).
-            String parent = bySpec.get(path).parentPath();
-            if (parent != null) {
-                long pu = Specs.cgroup(r, parent).cpuStat().usageUsec();
-                if (st.usageUsec() > pu) {
-                    broken.add(path + " usage " + st.usageUsec() + " > parent " + parent + " usage " + pu);
-                }
-            }
-            // The subtree's workloads account for all of the cgroup's usage (each rounds down to µs).
-            long sum = 0;
-            int n = 0;
-            for (WorkloadSpec w : spec.workloads()) {
-                if (inSubtree(w.cgroup(), path)) {
-                    sum += Specs.workload(r, w.name()).cpuUsec();
-                    n++;
-                }
-            }
-            if (Math.abs(sum - st.usageUsec()) > n + 1) {
-                broken.add(path + " usage " + st.usageUsec() + " ≠ Σ workload cpuUsec in its subtree " + sum);
-            }
-            // cpu.stat semantics (kernel/sched/core.c, cpu_extra_stat_show()).
-            CgroupSpec c = bySpec.get(path);
-            if (!c.limited()) {
-                if (st.nrPeriods() != 0 || st.nrThrottled() != 0 || st.throttledUsec() != 0 || st.nrBursts() != 0
-                        || st.burstUsec() != 0) {
-                    broken.add(path + " has no limit but bandwidth statistics " + st);
-                }
-                continue;
-            }
-            // nr_throttled moves only in the period timer, by the same overrun as nr_periods.
-            if (st.nrThrottled() > st.nrPeriods()) {
-                broken.add(path + " nrThrottled " + st.nrThrottled() + " > nrPeriods " + st.nrPeriods());
-            }
-            // nr_bursts moves at most once per refill, and a refill happens at most once per period.
-            if (st.nrBursts() > st.nrPeriods()) {
-                broken.add(path + " nrBursts " + st.nrBursts() + " > nrPeriods " + st.nrPeriods());
-            }
-            // A period timer expires at most once per period; the first expiry may come before one period.
-            if (st.nrPeriods() > sim / c.periodUs() + 1) {
-                broken.add(path + " nrPeriods " + st.nrPeriods() + " for " + sim + " µs of " + c.periodUs() + " µs periods");
-            }
-            if (st.throttledUsec() > (long) ncpu * sim) {
-                broken.add(path + " throttledUsec " + st.throttledUsec() + " > CPUs × time");
-            }
-            // The pool gets quota (+ burst) at configuration and one quota per timer callback (at most one per
-            // counted period); a CPU overruns its local runtime by at most the time between two
-            // update_curr() calls (a tick) before it is throttled or rescheduled.
-            long burst = spec.kernel().on(Feature.BANDWIDTH_BURST) ? c.burstUs() : 0;
-            long supply = c.quotaUs() + burst + st.nrPeriods() * c.quotaUs();
-            if (st.usageUsec() > supply + (long) ncpu * tickUs) {
-                broken.add(path + " usage " + st.usageUsec() + " > quota supplied " + supply + " + CPUs × tick");
+    /** A cgroup's usage: within the machine, within its parent's, the sum of its subtree's workloads. */
+    private static void cgroupUsage(EngineSpec spec, Report r, Report.CgroupReport cg, List<String> broken) {
+        int ncpu = spec.topology().cpuCount();
+        long sim = r.simulatedUs();
+        String path = cg.path();
+        Report.CpuStat st = cg.cpuStat();
+        // A cgroup cannot use more than every CPU all the time.
+        if (st.usageUsec() > (long) ncpu * sim) {
+            broken.add(path + " usage " + st.usageUsec() + " > CPUs × time " + (long) ncpu * sim);
+        }
+        // A child's usage is part of its parent's (cpuacct charges every ancestor).
+        String parent = spec.cgroupsByPath().get(path).parentPath();
+        if (parent != null) {
+            long pu = Specs.cgroup(r, parent).cpuStat().usageUsec();
+            if (st.usageUsec() > pu) {
+                broken.add(path + " usage " + st.usageUsec() + " > parent " + parent + " usage " + pu);
             }
         }
+        // The subtree's workloads account for all of the cgroup's usage (each rounds down to µs).
+        long sum = 0;
+        int n = 0;
+        for (WorkloadSpec w : spec.workloads()) {
+            if (inSubtree(w.cgroup(), path)) {
+                sum += Specs.workload(r, w.name()).cpuUsec();
+                n++;
+            }
+        }
+        if (Math.abs(sum - st.usageUsec()) > n + 1) {
+            broken.add(path + " usage " + st.usageUsec() + " ≠ Σ workload cpuUsec in its subtree " + sum);
+        }
+    }
 
+    /** A limited cgroup's cpu.stat (kernel/sched/core.c, cpu_extra_stat_show()) against its periods and quota. */
+    private static void bandwidthStatistics(EngineSpec spec, Report r, CgroupSpec c, Report.CpuStat st,
+                                            List<String> broken) {
+        int ncpu = spec.topology().cpuCount();
+        long sim = r.simulatedUs();
+        long tickUs = (spec.kernel().tickNs() + 999) / 1000;
+        String path = c.path();
+        // nr_throttled moves only in the period timer, by the same overrun as nr_periods.
+        if (st.nrThrottled() > st.nrPeriods()) {
+            broken.add(path + " nrThrottled " + st.nrThrottled() + " > nrPeriods " + st.nrPeriods());
+        }
+        // nr_bursts moves at most once per refill, and a refill happens at most once per period.
+        if (st.nrBursts() > st.nrPeriods()) {
+            broken.add(path + " nrBursts " + st.nrBursts() + " > nrPeriods " + st.nrPeriods());
+        }
+        // A period timer expires at most once per period; the first expiry may come before one period.
+        if (st.nrPeriods() > sim / c.periodUs() + 1) {
+            broken.add(path + " nrPeriods " + st.nrPeriods() + " for " + sim + " µs of " + c.periodUs() + " µs periods");
+        }
+        if (st.throttledUsec() > (long) ncpu * sim) {
+            broken.add(path + " throttledUsec " + st.throttledUsec() + " > CPUs × time");
+        }
+        // The pool gets quota (+ burst) at configuration and one quota per timer callback (at most one per
+        // counted period); a CPU overruns its local runtime by at most the time between two
+        // update_curr() calls (a tick) before it is throttled or rescheduled.
+        long burst = spec.kernel().on(Feature.BANDWIDTH_BURST) ? c.burstUs() : 0;
+        long supply = c.quotaUs() + burst + st.nrPeriods() * c.quotaUs();
+        if (st.usageUsec() > supply + (long) ncpu * tickUs) {
+            broken.add(path + " usage " + st.usageUsec() + " > quota supplied " + supply + " + CPUs × tick");
+        }
+    }
+
+    /** Each workload's CPU time within its threads' CPUs, its completion within the run, latencies per wakeup. */
+    private static void workloads(EngineSpec spec, Report r, List<String> broken) {
+        int ncpu = spec.topology().cpuCount();
+        long sim = r.simulatedUs();
         for (int i = 0; i < spec.workloads().size(); i++) {
             WorkloadSpec w = spec.workloads().get(i);
             Report.WorkloadReport wr = r.workloads().get(i);
@@ -263,7 +290,11 @@ class ConservationTests {
                 broken.add(w.name() + " latency samples " + wr.wakeupLatencyUs().count() + " > wakeups " + wr.wakeups());
             }
         }
-        // Affinity: a CPU that no workload may use never runs anything.
+    }
+
+    /** Affinity: a CPU that no workload may use never runs anything. */
+    private static void affinity(EngineSpec spec, Report r, List<String> broken) {
+        int ncpu = spec.topology().cpuCount();
         boolean[] usable = new boolean[ncpu];
         for (WorkloadSpec w : spec.workloads()) {
             if (w.cpus() == null) {
@@ -278,10 +309,6 @@ class ConservationTests {
             if (!usable[c] && r.cpus().perCpuBusyPct().get(c) != 0.0) {
                 broken.add("cpu " + c + " is outside every affinity but busy " + r.cpus().perCpuBusyPct().get(c) + " %");
             }
-        }
-        if (!broken.isEmpty()) {
-            fail("seed " + seed + " (replay: ConservationTests.randomSpec(" + seed + "L)): " + describe(spec) + "\n  "
-                    + String.join("\n  ", broken));
         }
     }
 

@@ -176,6 +176,17 @@ class OpenApiContractTests extends ServiceTest {
     @Test
     void servedBodiesValidateAgainstTheirSchemas() {
         List<String> ids = new ArrayList<>();
+        String cancelled = simulationsToTheEnd(ids);
+        advicesToTheEnd();
+        whatTheServiceKnows();
+        errors(ids.get(0), cancelled);
+    }
+
+    /**
+     * The examples and a sweep run to the end (their ids into {@code ids}), one simulation cancelled and one FAILED;
+     * each one's answers checked. Returns the cancelled one's id.
+     */
+    private String simulationsToTheEnd(List<String> ids) {
         for (String example : List.of(SimulationExamples.SIMULATION, SimulationExamples.VARIANTS, SimulationExamples.KUBERNETES,
                 SimulationExamples.RT_APP, SimulationExamples.FTRACE)) {
             ids.add(submit(example));
@@ -215,10 +226,20 @@ class OpenApiContractTests extends ServiceTest {
                 .path("status").asString()).isEqualTo("CANCELLED");
         api.check("GET", "/api/v1/simulations", http.get("/api/v1/simulations?size=100"));
         api.check("GET", "/api/v1/simulations", http.get("/api/v1/simulations?status=FAILED"));
+        return cancelled;
+    }
 
-        // an advice, to the end
-        HttpResponse<String> advice = http.post("/api/v1/advice", AdviceExamples.ADVICE);
-        String adviceId = api.check("POST", "/api/v1/advice", advice).path("id").asString();
+    /** An advice and an advice from observed counters, to the end, with their reports. */
+    private void advicesToTheEnd() {
+        adviceToTheEnd(AdviceExamples.ADVICE);
+        JsonNode observed = adviceToTheEnd(AdviceExamples.ADVICE_OBSERVED);
+        assertThat(observed.path("observed").path("quotaUs").path("max").isNumber()).isTrue();
+    }
+
+    /** Submits an advice, checks each answer until it ends SUCCEEDED and then its report; returns the last answer. */
+    private JsonNode adviceToTheEnd(String body) {
+        String adviceId = api.check("POST", "/api/v1/advice", http.post("/api/v1/advice", body)).path("id")
+                .asString();
         JsonNode answered = null;
         for (int i = 0; i < 6000; i++) {
             answered = api.check("GET", "/api/v1/advice/{id}", http.get("/api/v1/advice/" + adviceId));
@@ -229,21 +250,11 @@ class OpenApiContractTests extends ServiceTest {
         }
         assertThat(answered.path("status").asString()).as(answered.toString()).isEqualTo("SUCCEEDED");
         api.check("GET", "/api/v1/advice/{id}/report", get("/api/v1/advice/" + adviceId + "/report", "text/html"));
-        // an advice from observed counters, to the end
-        String observedId = api.check("POST", "/api/v1/advice", http.post("/api/v1/advice",
-                AdviceExamples.ADVICE_OBSERVED)).path("id").asString();
-        for (int i = 0; i < 6000; i++) {
-            answered = api.check("GET", "/api/v1/advice/{id}", http.get("/api/v1/advice/" + observedId));
-            if (!answered.path("status").asString().matches("QUEUED|RUNNING")) {
-                break;
-            }
-            sleep();
-        }
-        assertThat(answered.path("status").asString()).as(answered.toString()).isEqualTo("SUCCEEDED");
-        assertThat(answered.path("observed").path("quotaUs").path("max").isNumber()).isTrue();
-        api.check("GET", "/api/v1/advice/{id}/report", get("/api/v1/advice/" + observedId + "/report", "text/html"));
+        return answered;
+    }
 
-        // what the service knows
+    /** What the service knows: presets, saved topologies, kernel profiles, scenarios. */
+    private void whatTheServiceKnows() {
         api.check("GET", "/api/v1/topologies/presets", http.get("/api/v1/topologies/presets"));
         api.check("GET", "/api/v1/topologies/presets/{name}", http.get("/api/v1/topologies/presets/validation-2c"));
         api.check("POST", "/api/v1/topologies", http.post("/api/v1/topologies", TopologyExamples.TOPOLOGY));
@@ -253,8 +264,10 @@ class OpenApiContractTests extends ServiceTest {
         JsonNode scenarios = api.check("GET", "/api/v1/scenarios", http.get("/api/v1/scenarios"));
         api.check("GET", "/api/v1/scenarios/{name}", http.get("/api/v1/scenarios/"
                 + scenarios.get(0).path("name").asString()));
+    }
 
-        // errors
+    /** The errors 400, 404, 406, 409, 413 and 422; last, the finished simulation {@code done} deleted (204). */
+    private void errors(String done, String cancelled) {
         HttpResponse<String> invalid = http.post("/api/v1/simulations", SimulationExamples.SIMULATION
                 .replace("\"cpu-bound\", \"threads\": 2 },", "\"cpu\", \"threads\": 2 },")
                 .replace("\"cpuWeight\": 200", "\"cpuWeight\": 0"));
@@ -273,15 +286,15 @@ class OpenApiContractTests extends ServiceTest {
         api.check("GET", "/api/v1/simulations/{id}", http.get("/api/v1/simulations/no-such-id"));
         api.check("GET", "/api/v1/simulations/{id}/result", http.get("/api/v1/simulations/" + cancelled
                 + "/result"));
-        api.check("GET", "/api/v1/simulations/{id}/report", get("/api/v1/simulations/" + ids.get(0) + "/report",
+        api.check("GET", "/api/v1/simulations/{id}/report", get("/api/v1/simulations/" + done + "/report",
                 "image/png"));
-        api.check("POST", "/api/v1/simulations/{id}/cancel", http.post("/api/v1/simulations/" + ids.get(0)
+        api.check("POST", "/api/v1/simulations/{id}/cancel", http.post("/api/v1/simulations/" + done
                 + "/cancel", ""));
         api.check("GET", "/api/v1/simulations", http.get("/api/v1/simulations?size=0"));
         api.check("POST", "/api/v1/topologies", http.post("/api/v1/topologies", TopologyExamples.TOPOLOGY
                 .replace("smt4-box", "validation-2c")));
         api.check("GET", "/api/v1/advice/{id}", http.get("/api/v1/advice/no-such-id"));
-        HttpResponse<String> deleted = http.delete("/api/v1/simulations/" + ids.get(0));
+        HttpResponse<String> deleted = http.delete("/api/v1/simulations/" + done);
         assertThat(deleted.statusCode()).isEqualTo(204);
         assertThat(api.doc.path("paths").path("/api/v1/simulations/{id}").path("delete").path("responses")
                 .path("204").has("content")).isFalse();

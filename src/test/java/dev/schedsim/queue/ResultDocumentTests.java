@@ -62,49 +62,55 @@ class ResultDocumentTests {
         assertThat(SimulationCompletion.result(plan, List.of(base, variant))).isEqualTo(json);
         JsonNode doc = JSON.readTree(json);
 
-        for (int v = 0; v < 2; v++) {
-            List<Report> runs = v == 0 ? base : variant;
-            JsonNode node = doc.path("variants").get(v);
-            assertThat(node.path("label").asString()).isEqualTo(v == 0 ? "base" : "new");
-            assertThat(node.path("repetitions").asInt()).isEqualTo(2);
-            assertThat(node.path("seeds").toString()).isEqualTo("[10,11]");
-            assertThat(node.has("seed")).isFalse();
-            // Every number of the variant is the mean over its runs ...
-            assertMean(node.path("events"), runs, r -> r.events());
-            assertMean(node.path("simulatedUs"), runs, r -> r.simulatedUs());
-            for (int c = 0; c < runs.get(0).cgroups().size(); c++) {
-                int i = c;
-                JsonNode cg = node.path("cgroups").get(c);
-                assertThat(cg.path("path").asString()).isEqualTo(runs.get(0).cgroups().get(c).path());
-                assertMean(cg.path("cpuStat").path("usageUsec"), runs, r -> r.cgroups().get(i).cpuStat().usageUsec());
-            }
-            for (int w = 0; w < runs.get(0).workloads().size(); w++) {
-                int i = w;
-                JsonNode wn = node.path("workloads").get(w);
-                assertMean(wn.path("cpuUsec"), runs, r -> r.workloads().get(i).cpuUsec());
-                assertMean(wn.path("throughputPerSec"), runs, r -> r.workloads().get(i).throughputPerSec());
-                assertMean(wn.path("wakeupLatencyUs").path("p99"), runs,
-                        r -> r.workloads().get(i).wakeupLatencyUs().p99());
-                assertMean(wn.path("contextSwitches"), runs, r -> r.workloads().get(i).contextSwitches());
-            }
-            assertMean(node.path("cpus").path("idlePct"), runs, r -> r.cpus().idlePct());
-            assertMean(node.path("scheduler").path("wakeups"), runs, r -> r.scheduler().wakeups());
-            // ... and runs lists them one by one.
-            assertThat(node.path("runs").size()).isEqualTo(2);
-            for (int r = 0; r < 2; r++) {
-                JsonNode run = node.path("runs").get(r);
-                Report report = runs.get(r);
-                assertThat(run.path("seed").asLong()).isEqualTo(10 + r);
-                assertThat(run.path("events").asLong()).isEqualTo(report.events());
-                assertThat(run.path("workloads").get(0).path("cpuUsec").asLong())
-                        .isEqualTo(report.workloads().get(0).cpuUsec());
-                assertThat(run.path("workloads").get(1).path("completionUs").asLong())
-                        .isEqualTo(report.workloads().get(1).completionUs());
-                assertThat(run.path("cgroups").get(2).path("cpuStat").path("usageUsec").asLong())
-                        .isEqualTo(report.cgroups().get(2).cpuStat().usageUsec());
-            }
-        }
+        assertVariant(doc.path("variants").get(0), "base", base);
+        assertVariant(doc.path("variants").get(1), "new", variant);
+        assertComparison(doc, base, variant);
+    }
 
+    /** A variant's numbers are the means over its runs, and its runs are listed one by one. */
+    private static void assertVariant(JsonNode node, String label, List<Report> runs) {
+        assertThat(node.path("label").asString()).isEqualTo(label);
+        assertThat(node.path("repetitions").asInt()).isEqualTo(2);
+        assertThat(node.path("seeds").toString()).isEqualTo("[10,11]");
+        assertThat(node.has("seed")).isFalse();
+        // Every number of the variant is the mean over its runs ...
+        assertMean(node.path("events"), runs, r -> r.events());
+        assertMean(node.path("simulatedUs"), runs, r -> r.simulatedUs());
+        for (int c = 0; c < runs.get(0).cgroups().size(); c++) {
+            int i = c;
+            JsonNode cg = node.path("cgroups").get(c);
+            assertThat(cg.path("path").asString()).isEqualTo(runs.get(0).cgroups().get(c).path());
+            assertMean(cg.path("cpuStat").path("usageUsec"), runs, r -> r.cgroups().get(i).cpuStat().usageUsec());
+        }
+        for (int w = 0; w < runs.get(0).workloads().size(); w++) {
+            int i = w;
+            JsonNode wn = node.path("workloads").get(w);
+            assertMean(wn.path("cpuUsec"), runs, r -> r.workloads().get(i).cpuUsec());
+            assertMean(wn.path("throughputPerSec"), runs, r -> r.workloads().get(i).throughputPerSec());
+            assertMean(wn.path("wakeupLatencyUs").path("p99"), runs,
+                    r -> r.workloads().get(i).wakeupLatencyUs().p99());
+            assertMean(wn.path("contextSwitches"), runs, r -> r.workloads().get(i).contextSwitches());
+        }
+        assertMean(node.path("cpus").path("idlePct"), runs, r -> r.cpus().idlePct());
+        assertMean(node.path("scheduler").path("wakeups"), runs, r -> r.scheduler().wakeups());
+        // ... and runs lists them one by one.
+        assertThat(node.path("runs").size()).isEqualTo(2);
+        for (int r = 0; r < 2; r++) {
+            JsonNode run = node.path("runs").get(r);
+            Report report = runs.get(r);
+            assertThat(run.path("seed").asLong()).isEqualTo(10 + r);
+            assertThat(run.path("events").asLong()).isEqualTo(report.events());
+            assertThat(run.path("workloads").get(0).path("cpuUsec").asLong())
+                    .isEqualTo(report.workloads().get(0).cpuUsec());
+            assertThat(run.path("workloads").get(1).path("completionUs").asLong())
+                    .isEqualTo(report.workloads().get(1).completionUs());
+            assertThat(run.path("cgroups").get(2).path("cpuStat").path("usageUsec").asLong())
+                    .isEqualTo(report.cgroups().get(2).cpuStat().usageUsec());
+        }
+    }
+
+    /** The comparison's rows: base against the variant that gives the job 8x the weight. */
+    private static void assertComparison(JsonNode doc, List<Report> base, List<Report> variant) {
         // The finite job completed in every run, so its completion is a comparable mean.
         for (Report r : base) {
             assertThat(r.workloads().get(1).completionUs()).isPositive();

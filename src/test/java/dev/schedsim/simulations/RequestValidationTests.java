@@ -54,11 +54,20 @@ class RequestValidationTests {
     }
 
     static Stream<Arguments> badRequests() {
+        return Stream.of(badBodies(), badCgroups(), badWorkloads(), badMachines()).flatMap(s -> s);
+    }
+
+    /** Bodies that are no request, or too large. */
+    private static Stream<Arguments> badBodies() {
         return Stream.of(
                 Arguments.of("malformed JSON", "{\"name\": \"t\", ", 400, "$"),
                 Arguments.of("not an object", "[1, 2]", 400, "$"),
-                Arguments.of("unknown preset", request("{\"preset\": \"cray-1\"}", KERNEL, CGROUPS, WORKLOADS,
-                        "1000"), 400, "topology.preset"),
+                Arguments.of("body over the size limit", "{\"name\": \"" + "x".repeat(70_000) + "\"}", 413, null));
+    }
+
+    /** The cgroups: cpu.max, burst, weight, paths, counts. */
+    private static Stream<Arguments> badCgroups() {
+        return Stream.of(
                 Arguments.of("quota below 1 ms", cg("[{\"path\": \"/a\", \"cpuMax\": \"500 100000\"}]"), 400,
                         "cgroups[0].cpuMax"),
                 Arguments.of("period above 1 s", cg("[{\"path\": \"/a\", \"cpuMax\": \"100000 2000000\"}]"), 400,
@@ -79,6 +88,22 @@ class RequestValidationTests {
                         "cgroups[1].path"),
                 Arguments.of("unknown field", cg("[{\"path\": \"/a\", \"cpumax\": \"max\"}]"), 400,
                         "cgroups[0].cpumax"),
+                Arguments.of("quota with a sign", cg("[{\"path\": \"/a\", \"cpuMax\": \"-1 100000\"}]"), 400,
+                        "cgroups[0].cpuMax"),
+                Arguments.of("cgroup 33 levels deep", cg("[{\"path\": \"" + "/a".repeat(33) + "\"}]"), 400,
+                        "cgroups[0].path"),
+                Arguments.of("cgroup path over PATH_MAX", cg("[{\"path\": \"" + ("/" + "b".repeat(200)).repeat(21)
+                        + "\"}]"), 400, "cgroups[0].path"),
+                Arguments.of("cgroup segment over NAME_MAX", cg("[{\"path\": \"/" + "c".repeat(256) + "\"}]"), 400,
+                        "cgroups[0].path"),
+                Arguments.of("over the cgroup count limit", cg(java.util.stream.IntStream.range(0, 1025)
+                        .mapToObj(i -> "{\"path\": \"/c" + i + "\"}").collect(java.util.stream.Collectors.joining(
+                                ", ", "[{\"path\": \"/a\"}, ", "]"))), 422, "cgroups"));
+    }
+
+    /** The workloads: cgroup, threads, type, nice, affinity, names, each type's fields, the work limit. */
+    private static Stream<Arguments> badWorkloads() {
+        return Stream.of(
                 Arguments.of("unknown cgroup in a workload", wl("{\"name\": \"w\", \"cgroup\": \"/zzz\", "
                         + "\"type\": \"cpu-bound\", \"threads\": 1}"), 400, "workloads[0].cgroup"),
                 Arguments.of("zero threads", wl("{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"cpu-bound\", "
@@ -95,6 +120,22 @@ class RequestValidationTests {
                         "workloads[0].runUs"),
                 Arguments.of("trace segment with both", wl("{\"name\": \"w\", \"type\": \"trace\", "
                         + "\"segments\": [{\"runUs\": 5, \"sleepUs\": 5}]}"), 400, "workloads[0].segments[0]"),
+                Arguments.of("NUL in a workload name", wl("{\"name\": \"a\\u0000b\", \"cgroup\": \"/a\", "
+                        + "\"type\": \"cpu-bound\"}"), 400, "workloads[0].name"),
+                Arguments.of("U+202E in a workload name", wl("{\"name\": \"web\\u202Egpj.exe\", "
+                        + "\"cgroup\": \"/a\", \"type\": \"cpu-bound\"}"), 400, "workloads[0].name"),
+                Arguments.of("over the work limit (runs x seconds x threads)", request(PRESET, KERNEL, CGROUPS,
+                        "[{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"cpu-bound\", \"threads\": 1000}]",
+                        "600000, \"repetitions\": 20"), 422, "workloads"),
+                Arguments.of("unknown run clock", wl("{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"periodic\", "
+                        + "\"runUs\": 1000, \"sleepUs\": 4000, \"runClock\": \"wall\"}"), 400, "workloads[0].runClock"));
+    }
+
+    /** The machine, the kernel and the duration. */
+    private static Stream<Arguments> badMachines() {
+        return Stream.of(
+                Arguments.of("unknown preset", request("{\"preset\": \"cray-1\"}", KERNEL, CGROUPS, WORKLOADS,
+                        "1000"), 400, "topology.preset"),
                 Arguments.of("unknown feature", request(PRESET, "{\"features\": {\"FOO\": true}}", CGROUPS,
                         WORKLOADS, "1000"), 400, "kernel.features.FOO"),
                 Arguments.of("hz 333", request(PRESET, "{\"hz\": 333}", CGROUPS, WORKLOADS, "1000"), 400,
@@ -115,29 +156,8 @@ class RequestValidationTests {
                         WORKLOADS, "1000"), 422, "topology"),
                 Arguments.of("over the duration limit", request(PRESET, KERNEL, CGROUPS, WORKLOADS, "600001"), 422,
                         "durationMs"),
-                Arguments.of("quota with a sign", cg("[{\"path\": \"/a\", \"cpuMax\": \"-1 100000\"}]"), 400,
-                        "cgroups[0].cpuMax"),
                 Arguments.of("NUL in a preset", request("{\"preset\": \"validation-2c\\u0000\"}", KERNEL, CGROUPS,
-                        WORKLOADS, "1000"), 400, "topology.preset"),
-                Arguments.of("cgroup 33 levels deep", cg("[{\"path\": \"" + "/a".repeat(33) + "\"}]"), 400,
-                        "cgroups[0].path"),
-                Arguments.of("cgroup path over PATH_MAX", cg("[{\"path\": \"" + ("/" + "b".repeat(200)).repeat(21)
-                        + "\"}]"), 400, "cgroups[0].path"),
-                Arguments.of("cgroup segment over NAME_MAX", cg("[{\"path\": \"/" + "c".repeat(256) + "\"}]"), 400,
-                        "cgroups[0].path"),
-                Arguments.of("NUL in a workload name", wl("{\"name\": \"a\\u0000b\", \"cgroup\": \"/a\", "
-                        + "\"type\": \"cpu-bound\"}"), 400, "workloads[0].name"),
-                Arguments.of("U+202E in a workload name", wl("{\"name\": \"web\\u202Egpj.exe\", "
-                        + "\"cgroup\": \"/a\", \"type\": \"cpu-bound\"}"), 400, "workloads[0].name"),
-                Arguments.of("over the cgroup count limit", cg(java.util.stream.IntStream.range(0, 1025)
-                        .mapToObj(i -> "{\"path\": \"/c" + i + "\"}").collect(java.util.stream.Collectors.joining(
-                                ", ", "[{\"path\": \"/a\"}, ", "]"))), 422, "cgroups"),
-                Arguments.of("over the work limit (runs x seconds x threads)", request(PRESET, KERNEL, CGROUPS,
-                        "[{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"cpu-bound\", \"threads\": 1000}]",
-                        "600000, \"repetitions\": 20"), 422, "workloads"),
-                Arguments.of("unknown run clock", wl("{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"periodic\", "
-                        + "\"runUs\": 1000, \"sleepUs\": 4000, \"runClock\": \"wall\"}"), 400, "workloads[0].runClock"),
-                Arguments.of("body over the size limit", "{\"name\": \"" + "x".repeat(70_000) + "\"}", 413, null));
+                        WORKLOADS, "1000"), 400, "topology.preset"));
     }
 
     @ParameterizedTest(name = "{0}")
