@@ -212,6 +212,12 @@ class RealKernelValidationTests {
         if (!known.isEmpty()) {
             System.out.println(c.name() + " known deviations (reported, not asserted): " + known);
         }
+        // a listed deviation the model meets now is stale: say so, so that the list is kept honest
+        List<String> met = c.knownDeviations().stream()
+                .filter(d -> known.stream().noneMatch(k -> k.startsWith(d + " "))).toList();
+        if (!met.isEmpty()) {
+            System.out.println(c + " listed as known deviations but met now: " + met);
+        }
         System.out.printf("%-18s usage %.0f/%.0f periods %.1f thr %.1f thrUs %.0f bursts %.1f burstUs %.0f"
                 + " parent: periods %.1f thr %.1f thrUs %.0f%s%n",
                 c.name(), sim[0], usageMean, sim[1], sim[2], sim[3], sim[4], sim[5], sim[6], sim[7], sim[8],
