@@ -1,4 +1,12 @@
-// In-run gaps of a periodic thread against a busy loop on the same CPU, interleaved every 500 ms.
+/*
+ * rungaps: what interrupts take from a periodic thread's runs against what they take from a busy loop, on one CPU,
+ * the two alternating every 500 ms so that the host's load falls on both alike (docs/latency-validation.md, "Work runs
+ * on a vCPU that idles"). Each computes as latbench's work runs do (CLOCK_MONOTONIC steps under 2 us are work); every
+ * longer step is a gap, binned 2-50 us (interrupts and the host's exits), 50-200 us and over 200 us (the host running
+ * something else, or another task). Prints per mode the gaps' share of run time, their rate per second of run and
+ * that rate by time since the run began (100 us bins to 1 ms, then 1-2 and 2-5 ms).
+ * usage: rungaps CPU SECONDS RUN_US SLEEP_US   (gcc -O2 -o rungaps rungaps.c; stop everything else meanwhile)
+ */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdint.h>
