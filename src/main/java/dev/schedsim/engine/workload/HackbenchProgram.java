@@ -27,6 +27,13 @@ final class HackbenchProgram extends Program {
     private final int[] pc;
     /** Per thread: messages sent (sender) or read (receiver). */
     private final int[] count;
+    /**
+     * Per thread: a receiver's own index as -1 − index, a sender's first receiver (its group's); and each sender's
+     * next receiver. Worked out once, so that a step needs no integer division (three per message, a tenth of a
+     * 224-CPU hackbench's time per event).
+     */
+    private final int[] firstReceiver;
+    private final int[] nextReceiver;
     /** Per receiver: the senders sleeping on its full buffer, FIFO (ring, head, size). */
     private final int[][] waiters;
     private final int[] waitHead;
@@ -42,6 +49,13 @@ final class HackbenchProgram extends Program {
         int n = k.threadCount();
         this.pc = new int[n];
         this.count = new int[n];
+        this.firstReceiver = new int[n];
+        this.nextReceiver = new int[n];
+        for (int i = 0; i < n; i++) {
+            int first = i / (2 * fds) * 2 * fds + fds;
+            firstReceiver[i] = i >= first ? -1 - i : first;
+            nextReceiver[i] = first;
+        }
         this.waiters = new int[n][];
         this.waitHead = new int[n];
         this.waitSize = new int[n];
@@ -60,24 +74,23 @@ final class HackbenchProgram extends Program {
 
     @Override
     protected Action step(int self, SimThread t) {
-        int perGroup = 2 * fds;
-        int group = self / perGroup;
-        boolean receiver = (self % perGroup) >= fds;
-        return receiver ? receive(self, t) : send(self, group * perGroup + fds, t);
+        return firstReceiver[self] < 0 ? receive(self, t) : send(self, t);
     }
 
-    private Action send(int self, int firstReceiver, SimThread t) {
+    /** A sender writes to each receiver of its group in turn (receiver count[self] mod fds). */
+    private Action send(int self, SimThread t) {
         if (pc[self] == 0) {
             pc[self] = 1;
             return t.run(messageNs);
         }
-        int r = firstReceiver + (count[self] % fds);
+        int r = nextReceiver[self];
         if (t.unreadWakes(r) >= bufferMessages) {
             // The receiver's socket buffer is full: write() sleeps until it reads (pc stays 1: retry).
             addWaiter(r, self);
             return Action.BLOCK;
         }
         count[self]++;
+        nextReceiver[self] = r + 1 == firstReceiver[self] + fds ? firstReceiver[self] : r + 1;
         t.wake(r, true);
         run.units++;
         pc[self] = 0;
