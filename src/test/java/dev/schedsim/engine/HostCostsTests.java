@@ -31,7 +31,11 @@ import tools.jackson.databind.ObjectMapper;
 class HostCostsTests {
     static final long SECONDS = 3;
 
-    record Host(String data, JsonNode noise, LatencyValidationTests.Case any) {
+    /**
+     * One host's data set: its machine runs, a case of it (for its costs), and the checks its "hardware" block lists
+     * as known deviations ("knownDeviations": figure and reason), which are reported, not asserted.
+     */
+    record Host(String data, JsonNode noise, LatencyValidationTests.Case any, List<String> known) {
         @Override
         public String toString() {
             return data;
@@ -46,8 +50,10 @@ class HostCostsTests {
                 JsonNode root = new ObjectMapper().readTree(in);
                 JsonNode noise = root.has("machineNoiseRuns") ? root.get("machineNoiseRuns")
                         : new ObjectMapper().createArrayNode().add(root.get("machineNoise"));
+                List<String> known = new ArrayList<>();
+                root.path("hardware").path("knownDeviations").forEach(d -> known.add(d.get("figure").asString()));
                 out.add(new Host(data, noise, cases.stream().filter(c -> c.data().equals(data)).findFirst()
-                        .orElseThrow()));
+                        .orElseThrow(), known));
             }
         }
         return out.stream();
@@ -160,6 +166,11 @@ class HostCostsTests {
                     cross.apply("cpuUsPerTransaction"), w.cpuUsec() / tx, 0.1, 0);
         }
         System.out.println("host costs " + h + "\n" + table);
+        List<String> known = misses.stream().filter(h.known()::contains).toList();
+        if (!known.isEmpty()) {
+            System.out.println(h + " known deviations (reported, not asserted): " + known);
+        }
+        misses.removeAll(known);
         assertTrue(misses.isEmpty(), h + ": " + misses + "\n" + table);
     }
 
