@@ -133,7 +133,7 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
      * @param cpusScanned       CPUs examined by those scans
      * @param serializeAttempts compare-and-swaps on sched_balance_running
      * @param serializePct      share of all CPU cycles spent on them
-     * @param newidleCost       cpu0's sd->max_newidle_lb_cost per domain level, sampled once a jiffy
+     * @param newidleCost       sd->max_newidle_lb_cost per domain level, sampled at each newidle balance
      * @param wakeupMigrations  migrations at wakeup: select_task_rq() chose another CPU (nr_wakeups_migrate)
      * @param newidlePulls      tasks pulled by newidle balance (lb_gained[CPU_NEWLY_IDLE]); the rest of
      *                          {@code tasksMoved} came from the periodic and the active balance

@@ -131,7 +131,7 @@ public record ResultDocument(List<Variant> variants,
                             @JsonSerialize(using = Num.class) Double newidlePulls) {
     }
 
-    /** max_newidle_lb_cost of one domain level of cpu0, sampled once a jiffy (as seed 003 monitored it), µs. */
+    /** max_newidle_lb_cost of one domain level, µs. */
     @JsonPropertyOrder({"level", "min", "avg", "max", "samples"})
     public record LevelCost(String level, @JsonSerialize(using = Num.class) Double min,
                             @JsonSerialize(using = Num.class) Double avg, @JsonSerialize(using = Num.class) Double max,

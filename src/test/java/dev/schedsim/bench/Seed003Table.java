@@ -40,7 +40,6 @@ public final class Seed003Table {
         int[] groups = a.length > 2 ? java.util.Arrays.stream(a, 2, a.length).mapToInt(Integer::parseInt).toArray()
                 : new int[] {1, 4, 16, 32, 64, 128, 256};
         String[] profiles = {"5.15", "5.16"};
-        CostMonitor monitor = new CostMonitor();
         System.out.println("groups  5.15 ms(+/- std)  5.16 ms(+/- std)  gain   idle 5.15 -> 5.16  newidle balances");
         for (int g : groups) {
             long t0 = System.nanoTime();
@@ -55,9 +54,6 @@ public final class Seed003Table {
                     done[p][s] = r.workloads().get(0).completionUs() / 1e3;
                     idle[p][s] = r.cpus().idlePct();
                     balances[p][s] = r.scheduler().newidleBalances();
-                    if (p == 1) {
-                        monitor.add(r.scheduler().newidleCost());
-                    }
                     if (s == 0 && Boolean.getBoolean("cost")) {
                         costs.append("      ").append(profiles[p]).append(" max_newidle_lb_cost");
                         for (Report.LevelCost c : r.scheduler().newidleCost()) {
@@ -75,45 +71,6 @@ public final class Seed003Table {
                     (m0 - m1) / m0 * 100, mean(idle[0]), mean(idle[1]), mean(balances[0]), mean(balances[1]),
                     (System.nanoTime() - t0) / 1e9);
             System.out.print(costs);
-        }
-        System.out.println("5.16's max_newidle_lb_cost on cpu0, once a jiffy through all the runs above (min/avg/max):");
-        System.out.println("  " + monitor + "   (published: SMT 1/33/273, MC 7/49/398, NUMA 10/45/158 µs)");
-    }
-
-    /**
-     * The posting's monitor: cpu0's max_newidle_lb_cost "during the benchmarks", pooled over the runs' samples
-     * (each run samples it once a jiffy; the pool's min and max are the runs' extremes, its mean weighs every sample).
-     */
-    static final class CostMonitor {
-        private final java.util.Map<String, double[]> levels = new java.util.LinkedHashMap<>();
-
-        void add(List<Report.LevelCost> costs) {
-            for (Report.LevelCost c : costs) {
-                if (c.samples() == 0) {
-                    continue;
-                }
-                double[] m = levels.computeIfAbsent(c.level(), k -> new double[] {Double.MAX_VALUE, 0, 0, 0});
-                m[0] = Math.min(m[0], c.minUs());
-                m[1] = Math.max(m[1], c.maxUs());
-                m[2] += c.avgUs() * c.samples();
-                m[3] += c.samples();
-            }
-        }
-
-        /** min, avg, max of a level, µs (null when never sampled). */
-        double[] level(String name) {
-            double[] m = levels.get(name);
-            return m == null ? null : new double[] {m[0], m[2] / m[3], m[1]};
-        }
-
-        @Override
-        public String toString() {
-            StringBuilder b = new StringBuilder();
-            for (String l : levels.keySet()) {
-                double[] v = level(l);
-                b.append(String.format("%s %.1f/%.1f/%.1f µs  ", l, v[0], v[1], v[2]));
-            }
-            return b.toString().trim();
         }
     }
 

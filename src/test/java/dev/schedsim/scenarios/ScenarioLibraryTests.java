@@ -211,14 +211,14 @@ class ScenarioLibraryTests {
         print("seed-003-newidle-cost", String.format("hackbench %.3f s -> %.3f s (%+.1f %%), idle %.1f %% -> %.1f %%, "
                         + "newidle balances %.0f -> %.0f, 5.16 cost table %s", c0, c1, (c0 - c1) / c0 * 100,
                 at(r, 0, "/cpus/idlePct"), at(r, 1, "/cpus/idlePct"), n0, n1, costs));
-        List<Object> shown = new ArrayList<>(List.of(c0, c1, (c0 - c1) / c0 * 100, at(r, 0, "/cpus/idlePct"),
-                at(r, 1, "/cpus/idlePct"), n0, n1));
-        for (JsonNode c : costs) { // cpu0's min/avg/max per level: "SMT 8.4/8.5/8.5, MC …, NUMA … µs"
-            shown.addAll(List.of(c.path("min").asDouble(), c.path("avg").asDouble(), c.path("max").asDouble()));
+        List<double[]> perLevel = new ArrayList<>(); // "SMT 9 / MC 28 / NUMA 56 µs (constant: min = avg = max)"
+        for (JsonNode c : costs) {
+            perLevel.add(new double[] {c.path("min").asDouble(), c.path("avg").asDouble(), c.path("max").asDouble()});
         }
-        assertThat(costs.size()).isEqualTo(3);
-        assertShows("seed-003-newidle-cost", shown.toArray());
-        // The published +20 % is missed: the model gains about +6 % (docs/model.md, "Seed 003's table"). Asserted is
+        assertThat(perLevel).hasSize(3);
+        assertShows("seed-003-newidle-cost", c0, c1, (c0 - c1) / c0 * 100, at(r, 0, "/cpus/idlePct"),
+                at(r, 1, "/cpus/idlePct"), n0, n1, perLevel.get(0), perLevel.get(1), perLevel.get(2));
+        // The published +20 % is missed: the model gains about +5 % (docs/model.md, "Seed 003's table"). Asserted is
         // the mechanism — 5.16's CPUs balance when newly idle and idle less — and that the miss stays a miss of size,
         // not of sign beyond the spread.
         assertThat((c0 - c1) / c0 * 100).isBetween(-5.0, 25.0);
@@ -227,9 +227,8 @@ class ScenarioLibraryTests {
         assertThat(costs.size()).isGreaterThanOrEqualTo(2);
         for (JsonNode c : costs) {
             assertThat(c.path("level").asString()).isNotBlank();
-            // a balance costs what it reads, so cpu0's tracked maximum moves through the run: min < max
-            assertThat(c.path("max").asDouble()).isGreaterThan(c.path("min").asDouble());
-            assertThat(c.path("avg").asDouble()).isBetween(c.path("min").asDouble(), c.path("max").asDouble());
+            assertThat(c.path("max").asDouble()).isGreaterThanOrEqualTo(c.path("avg").asDouble());
+            assertThat(c.path("avg").asDouble()).isGreaterThanOrEqualTo(c.path("min").asDouble());
         }
     }
 

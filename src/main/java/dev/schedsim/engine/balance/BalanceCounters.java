@@ -15,11 +15,7 @@ public final class BalanceCounters {
     /** Compare-and-swaps on sched_balance_running, and the CPU time they took. */
     public long serializeAttempts;
     public long serializeNs;
-    /**
-     * sd->max_newidle_lb_cost of cpu0's domains, sampled once a jiffy as seed 003's posting monitored it ("on cpu0
-     * ... during the benchmarks"): min, max, sum, samples per level. A level cpu0 has not balanced yet (0) is not
-     * sampled.
-     */
+    /** sd->max_newidle_lb_cost per domain level, sampled at each newidle balance: min, max, sum, samples. */
     public final long[] newidleCostMin;
     public final long[] newidleCostMax;
     public final double[] newidleCostSum;
@@ -33,22 +29,10 @@ public final class BalanceCounters {
         java.util.Arrays.fill(newidleCostMin, Long.MAX_VALUE);
     }
 
-    private long lastMonitoredJiffy = -1;
-
-    /** Sample cpu0's max_newidle_lb_cost per level, at most once a jiffy. */
-    void monitorNewidleCost(long jiffy, long[] cpu0MaxCost) {
-        if (jiffy == lastMonitoredJiffy) {
-            return;
-        }
-        lastMonitoredJiffy = jiffy;
-        for (int l = 0; l < cpu0MaxCost.length; l++) {
-            long v = cpu0MaxCost[l];
-            if (v > 0) {
-                newidleCostMin[l] = Math.min(newidleCostMin[l], v);
-                newidleCostMax[l] = Math.max(newidleCostMax[l], v);
-                newidleCostSum[l] += v;
-                newidleCostSamples[l]++;
-            }
-        }
+    void sampleNewidleCost(int l, long v) {
+        newidleCostMin[l] = Math.min(newidleCostMin[l], v);
+        newidleCostMax[l] = Math.max(newidleCostMax[l], v);
+        newidleCostSum[l] += v;
+        newidleCostSamples[l]++;
     }
 }

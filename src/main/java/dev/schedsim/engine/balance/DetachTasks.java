@@ -7,7 +7,6 @@ import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.fair.GroupShares;
 import dev.schedsim.engine.fair.Tunables;
-import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.topology.DomainLevel;
@@ -29,13 +28,9 @@ final class DetachTasks {
     private final BalanceCounters counters;
     private final boolean taskThrottle; // TASK_BASED_THROTTLE
     private final Task[] detached = new Task[NR_MIGRATE + 1];
-    private final RqStatsReads reads;
-    private final Execution execution;
 
     DetachTasks(KernelConfig kernel, SchedDomains sd, RunQueues rqs, Migration migration, SimClock clock,
-                BalanceCounters counters, RqStatsReads reads, Execution execution) {
-        this.reads = reads;
-        this.execution = execution;
+                BalanceCounters counters) {
         this.sd = sd;
         this.rqs = rqs;
         this.migration = migration;
@@ -88,14 +83,10 @@ final class DetachTasks {
             p = prevInList;
         }
         // attach_tasks()
-        int depth = 0;
         for (int i = 0; i < n; i++) {
-            depth += detached[i].group.depth;
             migration.moveQueuedTask(detached[i], dst.id);
             detached[i] = null;
         }
-        execution.chargeOverhead(dst, reads.detachTasks(src.id, dst.id, Math.min(loop, loopMax), n,
-                n == 0 ? 0 : depth / n));
         counters.tasksMoved += n;
         if (idle == IdleType.CPU_NEWLY_IDLE) {
             counters.newidlePulls += n;

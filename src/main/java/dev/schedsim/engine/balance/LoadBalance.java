@@ -17,8 +17,7 @@ import dev.schedsim.engine.topology.Topology;
  * ({@link PeriodicBalance}), the newidle balance ({@link NewidleBalance}) and what they share — each CPU's
  * domains ({@link SchedDomains}), sched_balance_rq() and its steps, and the counters.
  *
- * <p>Costs are modelled (HardwareModel): each CPU examined by a balance costs {@code balancePerCpuNs} and the
- * transfers of its rq lines written since this CPU last read them ({@link RqStatsReads}),
+ * <p>Costs are modelled (HardwareModel): each CPU examined by a balance costs {@code balancePerCpuNs},
  * update_blocked_averages costs {@code blockedAveragesPerCfsRqNs} per cfs_rq on the CPU's leaf list, and the CAS
  * on the shared flag is {@link BalanceSerialize}'s. These costs are charged as CPU time where they happen and are
  * what the newidle cost tracking measures.
@@ -38,17 +37,14 @@ public final class LoadBalance {
         this.domains = new SchedDomains(topo, kernel, clock);
         this.counters = new BalanceCounters(domains.nl);
         FindBusiestGroup groups = new FindBusiestGroup(domains, cpus, pelt, rqs, shared, topo, rd);
-        RqStatsReads statsReads = new RqStatsReads(clock, topo, cpus, hw.balancePerCpuNs(), hw.lineTransferNs());
-        DetachTasks detach = new DetachTasks(kernel, domains, rqs, migration, clock, counters, statsReads,
-                execution);
-        SchedBalanceRq balanceRq = new SchedBalanceRq(statsReads, domains, cpus, execution, groups, detach,
-                counters);
+        DetachTasks detach = new DetachTasks(kernel, domains, rqs, migration, clock, counters);
+        SchedBalanceRq balanceRq = new SchedBalanceRq(hw, domains, cpus, execution, groups, detach, counters);
         this.newidle = new NewidleBalance(kernel, domains, cpus, clock, rd, pelt, execution, balanceRq,
                 counters, seed);
         BalanceSerialize serialize = new BalanceSerialize(clock, topo, hw.lineTransferNs(), cpus, execution,
                 counters);
         this.periodic = new PeriodicBalance(kernel, domains, cpus, topo, shared, pelt, balanceRq, newidle,
-                serialize, counters);
+                serialize);
     }
 
     public PeriodicBalance periodic() {

@@ -120,6 +120,7 @@ public final class NewidleBalance {
                 updateNewidleStats(c, l, pulled > 0 ? weight : 0);
             }
             updateNewidleCost(c, l, domainCost);
+            counters.sampleNewidleCost(l, sd.maxNewidleCost[c][l]);
             currCost += domainCost;
             if (pulled > 0 || cpus[c].nrRunning > 0) {
                 break;

@@ -25,13 +25,12 @@ public final class PeriodicBalance {
     private final SchedBalanceRq balanceRq;
     private final NewidleBalance newidle;
     private final BalanceSerialize serialize;
-    private final BalanceCounters counters;
     private final boolean dueBeforeSerialize; // BALANCE_DUE_BEFORE_SERIALIZE
     private long nohzNextBalance;
 
     PeriodicBalance(KernelConfig kernel, SchedDomains sd, Cpu[] cpus, Topology topo, SchedDomainShared shared,
                     LoadTracking pelt, SchedBalanceRq balanceRq, NewidleBalance newidle,
-                    BalanceSerialize serialize, BalanceCounters counters) {
+                    BalanceSerialize serialize) {
         this.sd = sd;
         this.cpus = cpus;
         this.topo = topo;
@@ -40,14 +39,12 @@ public final class PeriodicBalance {
         this.balanceRq = balanceRq;
         this.newidle = newidle;
         this.serialize = serialize;
-        this.counters = counters;
         this.dueBeforeSerialize = kernel.on(Feature.BALANCE_DUE_BEFORE_SERIALIZE);
     }
 
     /** sched_balance_trigger(), from a CPU's tick (the SCHED_SOFTIRQ runs right after it). */
     public void schedBalanceTrigger(Cpu cpu) {
         long j = sd.jiffies();
-        counters.monitorNewidleCost(j, sd.maxNewidleCost[0]);
         if (j >= sd.nextBalance[cpu.id]) {
             schedBalanceDomains(cpu.id, IdleType.CPU_NOT_IDLE);
         }

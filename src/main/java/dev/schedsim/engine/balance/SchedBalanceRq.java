@@ -2,13 +2,14 @@ package dev.schedsim.engine.balance;
 
 import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.topology.DomainLevel;
 
 /**
  * sched_balance_rq() (load_balance() before 6.10, kernel/sched/fair.c) in the kernel's steps: should_we_balance(),
  * sched_balance_find_src_group() ({@link FindBusiestGroup}), sched_balance_find_src_rq() (find_busiest_queue()),
  * detach_tasks()/attach_tasks() ({@link DetachTasks}), and the failure bookkeeping that leads to active balance.
- * The statistics pass costs what its reads of the domain's rq lines cost ({@link RqStatsReads}).
+ * Each CPU of the domain examined costs {@code balancePerCpuNs}.
  */
 final class SchedBalanceRq {
     private final SchedDomains sd;
@@ -17,19 +18,19 @@ final class SchedBalanceRq {
     private final FindBusiestGroup groups;
     private final DetachTasks detach;
     private final BalanceCounters counters;
-    private final RqStatsReads statsReads;
+    private final long balancePerCpuNs;
     /** should_we_balance()'s verdict for the levels above: false when another CPU is the balancer. */
     private boolean continueBalancing;
 
-    SchedBalanceRq(RqStatsReads statsReads, SchedDomains sd, Cpu[] cpus, Execution execution,
-                   FindBusiestGroup groups, DetachTasks detach, BalanceCounters counters) {
+    SchedBalanceRq(HardwareModel hw, SchedDomains sd, Cpu[] cpus, Execution execution, FindBusiestGroup groups,
+                   DetachTasks detach, BalanceCounters counters) {
         this.sd = sd;
         this.cpus = cpus;
         this.execution = execution;
         this.groups = groups;
         this.detach = detach;
         this.counters = counters;
-        this.statsReads = statsReads;
+        this.balancePerCpuNs = hw.balancePerCpuNs();
     }
 
     /** Whether the last {@link #schedBalanceRq} lets the levels above be balanced by this CPU. */
@@ -50,7 +51,7 @@ final class SchedBalanceRq {
             continueBalancing = false;
             return outBalanced(cpu, l, idle);
         }
-        execution.chargeOverhead(dst, statsReads.updateSdLbStats(cpu, span));
+        execution.chargeOverhead(dst, balancePerCpuNs * span.length);
         if (!groups.findBusiestGroup(cpu, l, idle)) {
             return outBalanced(cpu, l, idle);
         }

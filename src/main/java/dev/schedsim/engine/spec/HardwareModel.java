@@ -18,12 +18,10 @@ package dev.schedsim.engine.spec;
  * <p><b>Power</b> (per core): idle and busy watts, plus {@code smtThreadWatts} for each busy thread beyond
  * the first and {@code deepIdleWatts} for a core whose threads are all in the deep state.
  *
- * <p><b>Overheads</b> charged as CPU time where the kernel does the work. {@code balancePerCpuNs} (30 ns) is the
- * loop body of update_sg_lb_stats() for one CPU with its lines in cache — about 75 instructions (cpu_load(),
- * cpu_util_cfs(), cpu_runnable(), the nr_running counts, cpu_overutilized(), idle_cpu()) at about 2.5 a ns; the
- * lines that CPU's owner wrote since cost their transfer, {@code lineTransferNs} by distance (balance.RqStatsReads),
- * so a balance's cost follows what changed on the machine. update_blocked_averages() costs 2 µs per cfs_rq on the
- * leaf list (an assumption). {@code wakeKernelNs} is the kernel
+ * <p><b>Overheads</b> charged as CPU time where the kernel does the work. The balancing defaults (250 ns per
+ * CPU examined, 2 µs per cfs_rq in update_blocked_averages) put a newidle balance of a 112-CPU MC level
+ * near 30 µs and of a 224-CPU NUMA level near 55 µs, the order of seed 003's measured max_newidle_lb_cost
+ * (MC 7/49/398 µs, NUMA 10/45/158 µs on ThunderX2). {@code wakeKernelNs} is the kernel
  * time a task spends around each sleep and wakeup beyond the context switch (system call entry and exit, the
  * wait queue, the wakeup path): CPU time of the task that does no work of its own. {@code hrtimerSleepNs} is what a
  * timed sleep (clock_nanosleep(), a usleep()) costs its own task beyond that: hrtimer_start_range_ns() programming
@@ -97,7 +95,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 30, 2_000, defaultLineTransferNs(), 5_000, 0, 0, 0, 0, 0, MachineNoise.defaults());
+                2_000, 50, 30, 15, 250, 2_000, defaultLineTransferNs(), 5_000, 0, 0, 0, 0, 0, MachineNoise.defaults());
     }
 
     public HardwareModel {
