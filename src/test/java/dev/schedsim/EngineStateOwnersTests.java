@@ -69,9 +69,11 @@ class EngineStateOwnersTests {
         group(CPU, "update_rq_clock_task()", List.of(E + "core.RqClock"),
                 "nonTaskTaken", "nonTaskPending", "clockWall"),
         group(CPU, "work and overhead accounting (model)", List.of(E + "machine.Execution"),
-                "overheadDebt", "overheadNs"),
+                "overheadDebt", "overheadNs", "workSince"),
+        group(CPU, "curr's se->exec_start (update_curr(), set_next_entity())", List.of(E + "fair.UpdateCurr"),
+                "execClock"),
         group(CPU, "SMT throughput (model)", List.of(E + "machine.Smt"), "rate"),
-        group(CPU, "rq->leaf_cfs_rq_list (update_blocked_averages())", List.of(E + "pelt.LoadTracking"),
+        group(CPU, "rq->leaf_cfs_rq_list (list_add_leaf_cfs_rq(), list_del_leaf_cfs_rq())", List.of(),
                 "leaf", "nLeaf"),
         group(CPU, "cache footprint (model)", List.of(E + "machine.CacheModel"), "kbTouched"),
         group(CPU, "SIS_CACHE's rq->cache_hot_timeout", List.of(E + "select.SisCache"), "cacheHotTimeout"),
@@ -107,6 +109,8 @@ class EngineStateOwnersTests {
         group(CFS_RQ, "cfs_rq->h_nr_queued (enqueue/dequeue_entity())", List.of(E + "fair.FairQueue"),
                 "hNrRunning", "lastActiveNs"),
         group(CFS_RQ, "cfs_rq->load, avg_vruntime's sums", List.of(E + "fair.."), "load", "sumWv"),
+        group(CFS_RQ, "cfs_rq->on_list (list_add_leaf_cfs_rq(), list_del_leaf_cfs_rq())", List.of(E + "core.Cpu"),
+                "onLeafList"),
         group(CFS_RQ, "cfs_rq->min_vruntime (update_min_vruntime())", List.of(E + "fair.Pick"), "minVruntime"),
         group(CFS_RQ, "the group entity (init_tg_cfs_entry())", List.of(E + "fair.TaskGroup"), "se"),
         group(CFS_RQ, "throttle_cfs_rq(), unthrottle_cfs_rq(), the limbo lists",
@@ -127,21 +131,19 @@ class EngineStateOwnersTests {
                 "prevSumExec"),
         group(ENTITY, "vruntime, deadline, vlag, vprot, the hierarchy (fair.c)", List.of(E + "fair.."),
                 "vruntime", "deadline", "vlag", "vprot", "parent", "cfsRq"),
-        group(ENTITY, "se->slice (sched_slice at fork, the base slice)", List.of(E + "core.Simulation"), "slice"));
+        group(ENTITY, "se->slice (sched_slice at fork, the base slice)", List.of(E + "core.Simulation"), "slice"),
+        group(ENTITY, "se->load.weight (reweight_entity(); set at creation)", List.of(E + "fair.GroupShares"),
+                "weight"));
 
     /** Fields written by more than one mechanism: no owner is enforced; their writers, as they are today. */
     static final Map<String, String> SHARED = Map.ofEntries(
-        Map.entry(CPU + ".execClock", "core.Scheduler, fair.UpdateCurr"),
-        Map.entry(CPU + ".workSince", "core.Scheduler, machine.Execution"),
         Map.entry(CPU + ".idleStamp", "core.Scheduler, core.Wakeup, balance.NewidleBalance"),
         Map.entry(CPU + ".wakeAvgIdle", "core.Wakeup, select.SelectIdleSibling"),
         Map.entry(CPU + ".wakeStamp", "core.Wakeup, select.SelectIdleSibling"),
         Map.entry(TASK + ".cpu", "core.Simulation, fair.FairQueue"),
         Map.entry(TASK + ".contextSwitches", "core.ContextSwitch, fair.FairPick"),
         Map.entry(TASK + ".pendingWakes", "core.Wakeup, workload.WorkloadRun"),
-        Map.entry(TASK + ".lastDequeueTime", "core.Migration, select.SisCache"),
-        Map.entry(CFS_RQ + ".onLeafList", "core.Cpu, pelt.LoadTracking"),
-        Map.entry(ENTITY + ".weight", "core.Task, fair.GroupShares, fair.TaskGroup"));
+        Map.entry(TASK + ".lastDequeueTime", "core.Migration, select.SisCache"));
 
     /** A class is one of the owners: its top-level class is named, or it lies in a named package ("x.y.."). */
     static DescribedPredicate<JavaClass> ownerOrHolder(Group g) {

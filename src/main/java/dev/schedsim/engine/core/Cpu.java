@@ -115,6 +115,16 @@ public final class Cpu {
         leaf[nLeaf++] = q;
     }
 
+    /**
+     * list_del_leaf_cfs_rq() of the {@code i}-th leaf (a fully decayed cfs_rq, __update_blocked_fair()): the last
+     * leaf takes its place, so a walk over the list examines index {@code i} again.
+     */
+    public void delLeaf(int i) {
+        leaf[i].onLeafList = false;
+        leaf[i] = leaf[--nLeaf];
+        leaf[nLeaf] = null;
+    }
+
     /** available_idle_cpu(): nothing running and nothing queued. */
     public boolean idle() {
         return curr == null && nrRunning == 0;

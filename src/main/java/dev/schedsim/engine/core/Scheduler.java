@@ -41,7 +41,6 @@ public final class Scheduler {
     private final FairPick fairPick;
     private final Throttle throttle;
     private final Execution execution;
-    private final RqClock rqClock;
     private final CacheModel cache;
     private final Smt smt;
     private final IdleStates idleStates;
@@ -85,7 +84,6 @@ public final class Scheduler {
         this.topo = machine.topo();
         this.shared = machine.shared();
         this.execution = machine.execution();
-        this.rqClock = machine.rqClock();
         this.cache = machine.cache();
         this.smt = machine.smt();
         this.idleStates = machine.idleStates();
@@ -229,8 +227,8 @@ public final class Scheduler {
         }
         rqs.setCurr(cpu, next);
         next.setState(TaskState.RUNNING);
-        cpu.execClock = rqClock.clockTask(cpu); // set_next_entity(): se->exec_start = rq_clock_task()
-        cpu.workSince = now;
+        updateCurr.setExecStart(cpu);
+        execution.startWork(cpu);
         if (switched) {
             // The switch itself, then the cache refill the new task pays here.
             execution.chargeOverhead(cpu, contextSwitchNs);

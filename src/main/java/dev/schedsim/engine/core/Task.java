@@ -110,8 +110,7 @@ public final class Task implements SimThread {
         }
         this.oneCpu = n == 1;
         this.nice = nice;
-        this.se = new Entity(this, null);
-        this.se.weight = weight;
+        this.se = new Entity(this, null, weight);
     }
 
     public TaskState state() {

@@ -16,7 +16,8 @@ public final class Entity {
     /** The group entity one level up ({@code se->parent}), null at the root level. */
     public Entity parent;
 
-    public long weight = 1024;
+    /** se->load.weight: set at creation (a task's from its nice, a group entity's from its shares), then by reweight_entity(). */
+    public long weight;
     public long vruntime;
     public long deadline;
     /** EEVDF: V − v saved at dequeue ({@code se->vlag}); CFS: vruntime relative to min_vruntime while off-queue. */
@@ -50,7 +51,13 @@ public final class Entity {
     public boolean fresh = true;
 
     public Entity(Task task, CfsRq my) {
+        this(task, my, Weights.NICE_0_LOAD);
+    }
+
+    /** init_tg_cfs_entry() / __sched_fork(): an entity of {@code weight}. */
+    public Entity(Task task, CfsRq my, long weight) {
         this.task = task;
         this.my = my;
+        this.weight = weight;
     }
 }

@@ -35,10 +35,9 @@ public final class TaskGroup {
             CfsRq q = new CfsRq(this, c, parent == null ? null : parent.rq[c]);
             rq[c] = q;
             if (parent != null) {
-                Entity e = new Entity(null, q);
+                Entity e = new Entity(null, q, shares);
                 e.cfsRq = parent.rq[c];
                 e.parent = parent.se[c];
-                e.weight = shares;
                 q.se = e;
                 se[c] = e;
             }

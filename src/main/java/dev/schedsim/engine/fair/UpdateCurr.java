@@ -101,6 +101,11 @@ public final class UpdateCurr {
         }
     }
 
+    /** set_next_entity(): se->exec_start = rq_clock_task(), the time from which update_curr() accounts curr. */
+    public void setExecStart(Cpu cpu) {
+        cpu.execClock = rqClock.clockTask(cpu);
+    }
+
     /**
      * A thread-clock run reads its CPU clock about once a microsecond, each read a system call whose
      * task_sched_runtime() (kernel/sched/core.c) runs update_curr(): its group's quota runs out, and its slice

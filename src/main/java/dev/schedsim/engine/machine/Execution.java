@@ -32,6 +32,11 @@ public final class Execution {
         this.irqTime = kernel.on(Feature.IRQ_TIME_ACCOUNTING);
     }
 
+    /** A task was switched in: its work is settled from now (the model's work clock, beside exec_start). */
+    public void startWork(Cpu cpu) {
+        cpu.workSince = clock.now;
+    }
+
     /** Settles the work curr did since the last settlement at the CPU's current rate. */
     public void updateWork(Cpu cpu) {
         Task p = cpu.curr;

@@ -106,9 +106,7 @@ public final class LoadTracking {
                 leaves++;
                 i++;
             } else {
-                q.onLeafList = false;
-                leaf[i] = leaf[--cpu.nLeaf];
-                leaf[cpu.nLeaf] = null;
+                cpu.delLeaf(i);
             }
         }
         long cost = hw.blockedAveragesPerCfsRqNs() * leaves;
