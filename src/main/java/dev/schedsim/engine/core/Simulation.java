@@ -469,11 +469,8 @@ public final class Simulation {
         balance.counters().reset();
         selectIdle.resetCounts();
         for (Cpu cpu : cpus) {
-            cpu.busyNs = 0;
-            cpu.overheadNs = 0;
-            if (cpu.busy) {
-                cpu.lastBusyStart = now;
-            }
+            scheduler.startReport(cpu, now);
+            execution.startReport(cpu);
         }
         for (TaskGroup g : groups) {
             g.usageNs = 0;
