@@ -182,7 +182,7 @@ public final class Task implements SimThread {
 
     @Override
     public long now() {
-        return workload.ops.now();
+        return workload.ops.now() - workload.originNs;
     }
 
     @Override
