@@ -2,8 +2,10 @@ package dev.schedsim.advice;
 
 import dev.schedsim.json.Json;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -103,6 +105,55 @@ final class ObservedFamily {
             add(out, of(c.demandCpus(threads), Math.round(cycle * f), threads));
         }
         return out;
+    }
+
+    /**
+     * Pairs of candidates tried that straddle an observed throttled share: of one cycle, adjacent in run length
+     * among the candidates tried at that cycle, the shorter run throttled in fewer periods than observed and the
+     * longer in more, at the first window with a limit both reached (the share rises with the demand there; a pair
+     * the other way round is not monotone and not returned). The narrowest first (the run lengths' relative gap: a
+     * bisection there reaches the finest demand), then the closest (the smaller of the two scores); at most
+     * {@code max}.
+     */
+    static List<Candidate[]> straddles(List<ObservedCounters.Window> windows, Map<Candidate, ObservedFit.Tried> tried,
+                                       int max) {
+        List<Candidate> byCycleThenRun = new ArrayList<>(tried.keySet());
+        byCycleThenRun.sort(Comparator.comparingLong((Candidate c) -> c.runUs() + c.sleepUs())
+                .thenComparingLong(Candidate::runUs));
+        List<Candidate[]> out = new ArrayList<>();
+        for (int i = 1; i < byCycleThenRun.size(); i++) {
+            Candidate lo = byCycleThenRun.get(i - 1);
+            Candidate hi = byCycleThenRun.get(i);
+            if (lo.runUs() + lo.sleepUs() == hi.runUs() + hi.sleepUs()
+                    && straddle(windows, tried.get(lo).windows(), tried.get(hi).windows())) {
+                out.add(new Candidate[] {lo, hi});
+            }
+        }
+        out.sort(Comparator.comparingDouble((Candidate[] p) -> (double) (p[1].runUs() - p[0].runUs()) / p[0].runUs())
+                .thenComparingDouble(p -> Math.min(tried.get(p[0]).score(), tried.get(p[1]).score())));
+        return out.subList(0, Math.min(max, out.size()));
+    }
+
+    /** Whether the shorter run's figures lie below the observed share and the longer's above it. */
+    private static boolean straddle(List<ObservedCounters.Window> windows, List<ObservedFit.Figures> lo,
+                                    List<ObservedFit.Figures> hi) {
+        for (int k = 0; k < Math.min(lo.size(), hi.size()); k++) {
+            ObservedCounters.Window w = windows.get(k);
+            if (w.limited()) {
+                double observed = 100 * w.throttledShare();
+                return lo.get(k).throttledPeriodsPct() < observed && hi.get(k).throttledPeriodsPct() > observed;
+            }
+        }
+        return false;
+    }
+
+    /** The candidate of the two's cycle whose run is halfway between theirs, or null when they are 1 µs apart. */
+    static Candidate between(Candidate lo, Candidate hi) {
+        long run = (lo.runUs() + hi.runUs()) / 2;
+        if (run <= lo.runUs() || run >= hi.runUs()) {
+            return null;
+        }
+        return new Candidate(run, lo.runUs() + lo.sleepUs() - run);
     }
 
     private static void add(List<Candidate> out, Candidate c) {

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -46,7 +47,11 @@ class ObservedFit {
     static final String METHOD = "every candidate simulated at each window's cpu.max for the window (at most 10 s; "
             + "the shares compared, not the counts), seed 42, in the windows' order, a candidate dropped at the "
             + "first window it does not reproduce; then the three best refined (demand ±2 and ±4 %, cycle ×0.7 "
-            + "and ×1.4) and simulated the same way";
+            + "and ×1.4) and simulated the same way; when none fits, two candidates of one cycle whose throttled shares "
+            + "straddle the observed one are bisected on the run length (at most 8 rounds of 2 pairs)";
+    /** The bisection's bounds when nothing fits: rounds, and straddling pairs bisected a round. */
+    static final int BISECT_STEPS = 8;
+    static final int BISECT_PAIRS = 2;
 
     private final RequestValidator validator;
     private final RequestReader reader;
@@ -94,10 +99,37 @@ class ObservedFit {
                 .forEach(e -> ObservedFamily.around(e.getKey(), threads).stream()
                         .filter(c -> !tried.containsKey(c) && !refined.contains(c)).forEach(refined::add));
         simulate(refined, windows, threads, topology, tried);
+        bisect(windows, tried, mids -> simulate(mids, windows, threads, topology, tried));
         List<Tried> all = new ArrayList<>(tried.values());
         all.sort(Comparator.comparing((Tried t) -> !t.fits()).thenComparingDouble(Tried::demandCpus)
                 .thenComparingLong(t -> t.runUs() + t.sleepUs()));
         return new Result(ObservedFamily.describe(threads), NOISE, METHOD, windows, all);
+    }
+
+    /**
+     * Near the quota nr_throttled is a knife edge in the demand (the advisor's real-kernel example, 3 threads on
+     * validation-2c: the kernel's window throttled in 84 % of its periods at 0.598 CPUs, while a grid workload
+     * throttled in 98 % at 0.601), so the grid's candidates can straddle an observed share with none within its
+     * noise. Before concluding that nothing fits, bisect the run
+     * length between the closest straddling pairs ({@link ObservedFamily#straddles}), each round simulating the
+     * midpoints like any candidate ({@code simulate} adds them to {@code tried}), until one fits or the pairs are
+     * 1 µs apart.
+     */
+    static void bisect(List<ObservedCounters.Window> windows, Map<ObservedFamily.Candidate, Tried> tried,
+                       Consumer<List<ObservedFamily.Candidate>> simulate) {
+        for (int round = 0; round < BISECT_STEPS && tried.values().stream().noneMatch(Tried::fits); round++) {
+            List<ObservedFamily.Candidate> mids = new ArrayList<>();
+            for (ObservedFamily.Candidate[] pair : ObservedFamily.straddles(windows, tried, Integer.MAX_VALUE)) {
+                ObservedFamily.Candidate m = ObservedFamily.between(pair[0], pair[1]);
+                if (m != null && !tried.containsKey(m) && !mids.contains(m) && mids.size() < BISECT_PAIRS) {
+                    mids.add(m);
+                }
+            }
+            if (mids.isEmpty()) {
+                return;
+            }
+            simulate.accept(mids);
+        }
     }
 
     /** The candidates at each window in turn, each run only while it reproduced the windows before. */
@@ -174,9 +206,9 @@ class ObservedFit {
                 events += CostEstimate.events(spec);
             }
         }
-        // (and the refinement's runs, at most three candidates' neighbours)
-        events *= (grid.size() + 3.0 * (ObservedFamily.REFINE_DEMAND.length + ObservedFamily.REFINE_CYCLE.length))
-                / grid.size();
+        // (and the refinement's runs, at most three candidates' neighbours, and the bisection's)
+        events *= (grid.size() + 3.0 * (ObservedFamily.REFINE_DEMAND.length + ObservedFamily.REFINE_CYCLE.length)
+                + BISECT_STEPS * BISECT_PAIRS) / grid.size();
         if (events > limits.maxSubmissionEvents()) {
             throw new LimitExceededException(List.of(new LimitExceededException.Exceeded(
                     "schedsim.limits.max-submission-events", limits.maxSubmissionEvents(), (long) events,

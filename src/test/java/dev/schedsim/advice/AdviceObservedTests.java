@@ -91,6 +91,20 @@ class AdviceObservedTests extends ServiceTest {
     }
 
     /**
+     * The advisor's real-kernel example (AdviceExamples.ADVICE_OBSERVED: 42 of 50 periods throttled at 0.598 CPUs
+     * of a 0.6-CPU quota) sits on the knife edge of the throttled share: it is reproduced, by the grid or by the
+     * bisection between the candidates that straddle it.
+     */
+    @Test
+    void theRealKernelExampleOnTheKnifeEdgeIsFitted() {
+        ObservedCounters.Window w = new ObservedCounters.Window(60_000, 100_000, 5_026_000, 50, 42, 67_557L,
+                3_004_795);
+        ObservedFit.Result r = fit.fit(List.of(w), THREADS, NODE);
+        assertThat(r.fitting()).as(r.tried().toString()).isNotEmpty();
+        assertThat(r.method()).contains("bisected");
+    }
+
+    /**
      * Through the API: the counters alone give an answer whose range spans the fitting workloads' own answers, and
      * the workload that produced the counters, simulated at the answer without the advisor, meets the objective.
      */
