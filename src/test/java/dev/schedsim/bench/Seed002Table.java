@@ -18,8 +18,9 @@ import java.util.Map;
  * Seed 002's client/server rows: request-response pairs with as many clients as 25, 50, 75 and 100 % of the
  * CPUs of the 240-CPU Sapphire Rapids preset (its machine noise, nothing else running), SIS_CACHE off against on,
  * REPS seeds; a netperf TCP_RR-like shape (SERVICE_US / THINK_US of work a transaction, no footprint of its own)
- * and a tbench-like one (15 / 5 µs, 2 MiB of cache footprint a task). Prints throughput (mean, std), the gain,
- * and the migrations a wakeup makes.
+ * and a tbench-like one (15 / 5 µs, 2 MiB of cache footprint a task), each message moving
+ * {@link WorkloadSpec.RequestResponse#TCP_RR_LOOPBACK_LINES} lines when client and server run apart. Prints
+ * throughput (mean, std), the gain, and the migrations a wakeup makes.
  *
  * <p>Runs last a second by default: the LLC's SIS_UTIL scan depth (sd_llc_shared->nr_idle_scan) starts at an idle
  * machine's value and is first lowered by an LLC-level periodic balance, whose interval on these 120-CPU LLCs is
@@ -30,6 +31,12 @@ import java.util.Map;
  * <p>usage: scripts/seed-table.sh 002 [DURATION_MS (1000)] [REPS (3)] [LOADS_PCT... (25 50 75 100)]
  */
 public final class Seed002Table {
+    /**
+     * The lines a message moves between client and server apart: TCP_RR over loopback's count, for both shapes
+     * (tbench's larger messages move more); -Dlines=0 leaves them out (before issue 34's second pass).
+     */
+    static final int LINES = Integer.getInteger("lines", WorkloadSpec.RequestResponse.TCP_RR_LOOPBACK_LINES);
+
     private Seed002Table() {
     }
 
@@ -94,7 +101,8 @@ public final class Seed002Table {
         f.put(Feature.SIS_CACHE, sisCache);
         KernelConfig k = KernelConfig.of(KernelProfiles.byName("6.18"), 250, f, 5000);
         WorkloadSpec rr = new WorkloadSpec("rr", "/", 0, null, Integer.parseInt(shape[3]),
-                new WorkloadSpec.RequestResponse(pairs, Long.parseLong(shape[1]), Long.parseLong(shape[2]), null));
+                new WorkloadSpec.RequestResponse(pairs, Long.parseLong(shape[1]), Long.parseLong(shape[2]), null,
+                        LINES));
         return new EngineSpec(TopologyPresets.byName("spr-2s-60c-smt2").spec(), k,
                 List.of(CgroupSpec.unlimited("/", 100)), List.of(rr), durationUs, false);
     }
