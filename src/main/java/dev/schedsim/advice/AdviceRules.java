@@ -292,7 +292,7 @@ class AdviceRules {
         SimulationRequest q = new SimulationRequest(r.name(), null, null, null, null,
                 r.durationMs() == null ? DEFAULT_POD_DURATION_MS : r.durationMs(), r.seed(), null, null, null, null,
                 new SimulationRequest.KubernetesRequest(k.pod(), k.topology(), k.workloads(), k.runtime(),
-                        k.cpuCFSQuotaPeriod()), null);
+                        k.cpuCFSQuotaPeriod()), null, null);
         return validator.accept(q);
     }
 

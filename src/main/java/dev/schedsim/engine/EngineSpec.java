@@ -26,18 +26,70 @@ import java.util.Set;
  *                   starts a little after its cgroup was written
  * @param stopUs     when every thread exits (0 = they run until they finish or the run ends), like a
  *                   benchmark that stops itself before its statistics are read
+ * @param warmup     runs of the same spec on the same machine before the reported one ({@link Warmup})
  */
 public record EngineSpec(TopologySpec topology, KernelConfig kernel, List<CgroupSpec> cgroups,
-                         List<WorkloadSpec> workloads, long durationUs, boolean trace, long startUs, long stopUs) {
+                         List<WorkloadSpec> workloads, long durationUs, boolean trace, long startUs, long stopUs,
+                         Warmup warmup) {
     /** Workloads start at 0 and run to the end. */
     public EngineSpec(TopologySpec topology, KernelConfig kernel, List<CgroupSpec> cgroups,
                       List<WorkloadSpec> workloads, long durationUs, boolean trace) {
         this(topology, kernel, cgroups, workloads, durationUs, trace, 0, 0);
     }
 
+    /** No warm-up: the reported run is the machine's first. */
+    public EngineSpec(TopologySpec topology, KernelConfig kernel, List<CgroupSpec> cgroups,
+                      List<WorkloadSpec> workloads, long durationUs, boolean trace, long startUs, long stopUs) {
+        this(topology, kernel, cgroups, workloads, durationUs, trace, startUs, stopUs, Warmup.NONE);
+    }
+
+    /**
+     * Runs of the same spec before the reported one, as a benchmark harness runs a case again and again on a
+     * machine it does not reboot: each warm-up run is the spec's run (its cgroups made afresh at its start, its
+     * threads new ones, started at startUs and exiting at stopUs or at the run's end), followed by {@code gapUs}
+     * of the machine alone (its machine noise only). What the kernel keeps from one run to the next carries on —
+     * the sched domains' balance state (sd_init() runs only when the domains are rebuilt: NI_RANDOM's newidle_ratio,
+     * max_newidle_lb_cost, balance_interval), the run queues' avg_idle and averages, the machine's noise — and
+     * nothing of the warm-up runs is reported: the report's time 0 is the reported run's start.
+     *
+     * @param runs  warm-up runs (0: none)
+     * @param gapUs the machine alone after each warm-up run
+     */
+    public record Warmup(int runs, long gapUs) {
+        public static final Warmup NONE = new Warmup(0, 0);
+
+        public Warmup {
+            if (runs < 0 || gapUs < 0) {
+                throw new IllegalArgumentException("need warm-up runs >= 0 and gapUs >= 0");
+            }
+        }
+
+        public boolean none() {
+            return runs == 0;
+        }
+    }
+
+    /** The same spec with warm-up runs before the reported one. */
+    public EngineSpec withWarmup(Warmup w) {
+        return new EngineSpec(topology, kernel, cgroups, workloads, durationUs, trace, startUs, stopUs, w);
+    }
+
+    /** The length of one warm-up run and its gap, µs: where each run starts after the one before. */
+    public long warmupPeriodUs() {
+        return durationUs + warmup.gapUs();
+    }
+
+    /** When the reported run starts on the simulation's clock, µs (0 without warm-up). */
+    public long reportedStartUs() {
+        return warmup.runs() * warmupPeriodUs();
+    }
+
     public EngineSpec {
         if (startUs < 0 || stopUs < 0 || (stopUs > 0 && stopUs <= startUs)) {
             throw new IllegalArgumentException("need 0 <= startUs < stopUs (or stopUs = 0)");
+        }
+        if (warmup == null) {
+            warmup = Warmup.NONE;
         }
         cgroups = List.copyOf(cgroups);
         workloads = List.copyOf(workloads);

@@ -91,7 +91,8 @@ public final class CostEstimate {
             }
             // cpu-bound: its ticks and preemptions are the CPUs' ticks above
         }
-        return perSecond * seconds + fixed;
+        // Each warm-up run is the same run again (EngineSpec.Warmup); the machine alone between them does little.
+        return (perSecond * seconds + fixed) * (1 + spec.warmup().runs());
     }
 
     /** Cycles a second of a cycle this long. */

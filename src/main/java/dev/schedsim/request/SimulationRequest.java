@@ -37,7 +37,10 @@ public record SimulationRequest(
                 + "cgroups and workloads: the accepted request shows the cgroups the kubelet and the runtime make")
         KubernetesRequest kubernetes,
         @Schema(description = "accepted requests only: what each import (rt-app, ftrace) became and what it skipped",
-                accessMode = Schema.AccessMode.READ_ONLY) List<ImportNote> imports) {
+                accessMode = Schema.AccessMode.READ_ONLY) List<ImportNote> imports,
+        @Schema(description = "runs of the same request on the same machine before the reported one, as a "
+                + "benchmark run again and again on a machine that is not rebooted (default: none, the reported run "
+                + "is the machine's first)") WarmupRequest warmup) {
     /** A name or label of the caller's (also in the OpenAPI schema). */
     public static final String NAME_PATTERN = "^[A-Za-z0-9._-]{1,64}$";
     public static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile(NAME_PATTERN);
@@ -54,8 +57,35 @@ public record SimulationRequest(
                              List<WorkloadRequest> workloads, Long durationMs, Long seed, Integer repetitions,
                              List<VariantRequest> variants, Boolean trace, SweepRequest sweep) {
         this(name, topology, kernel, cgroups, workloads, durationMs, seed, repetitions, variants, trace, sweep, null,
-                null);
+                null, null);
     }
+
+    /** The same request with {@code w} as its warm-up (null: none). */
+    public SimulationRequest withWarmup(WarmupRequest w) {
+        return new SimulationRequest(name, topology, kernel, cgroups, workloads, durationMs, seed, repetitions,
+                variants, trace, sweep, kubernetes, imports, w);
+    }
+
+    /**
+     * Warm-up runs before the reported one (the engine's EngineSpec.Warmup): each runs the whole request — its
+     * cgroups made afresh, its threads new — then the machine runs alone for {@code gapMs}. What the kernel keeps
+     * between runs carries into the reported run: the sched domains' newidle balance state (NI_RANDOM's
+     * newidle_ratio, max_newidle_lb_cost; sd_init() runs only when the domains are rebuilt), the run queues'
+     * avg_idle and load averages. Nothing of the warm-up runs is reported.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record WarmupRequest(
+            @Schema(description = "warm-up runs before the reported one (default 1, at most "
+                    + MAX_WARMUP_RUNS + "; 0: none)", minimum = "0", maximum = "" + MAX_WARMUP_RUNS, example = "1")
+            Integer runs,
+            @Schema(description = "ms of the machine alone (its noise only) after each warm-up run (default 0, at "
+                    + "most " + MAX_WARMUP_GAP_MS + "), e.g. 500 for a harness that sleeps half a second between "
+                    + "runs", minimum = "0", maximum = "" + MAX_WARMUP_GAP_MS, example = "500") Long gapMs) {
+    }
+
+    /** Bounds of {@link WarmupRequest}: each warm-up run costs as much as the reported one. */
+    public static final int MAX_WARMUP_RUNS = 5;
+    public static final long MAX_WARMUP_GAP_MS = 60_000;
 
     /**
      * A pod on a node: the pod's cgroups come from its containers' resources as the kubelet and the runtime set

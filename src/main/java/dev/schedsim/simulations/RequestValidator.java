@@ -113,7 +113,7 @@ public class RequestValidator implements SimulationPlanner {
             topology = pod.node();
             r = new SimulationRequest(r.name(), pod.topology(), r.kernel(), pod.cgroups(), pod.workloads(),
                     r.durationMs(), r.seed(), r.repetitions(), r.variants(), r.trace(), r.sweep(), r.kubernetes(),
-                    r.imports());
+                    r.imports(), r.warmup());
         } else {
             topology = topologies.resolve(r.topology(), "topology", v);
         }
@@ -125,15 +125,8 @@ public class RequestValidator implements SimulationPlanner {
             // A container's workload is the user's kubernetes.workloads.<container>: name the field there.
             v.rename(workloadsFrom, "workloads[" + i + "]", "kubernetes.workloads." + workloads.get(i).name());
         }
-        if (r.durationMs() == null) {
-            v.add("durationMs", "required: simulated time in ms (> 0)");
-        } else if (r.durationMs() <= 0) {
-            v.add("durationMs", "must be > 0");
-        }
-        int repetitions = r.repetitions() == null ? 1 : r.repetitions();
-        if (repetitions < 1) {
-            v.add("repetitions", "must be >= 1");
-        }
+        int repetitions = checkDurationAndRepetitions(r, v);
+        SimulationRequest.WarmupRequest warmup = Warmups.check(r.warmup(), v);
         List<VariantRequest> variants = Variants.of(r.variants(), r.sweep(), cgroups, v);
         // Each variant's cgroups and workloads: the request's, with the variant's overrides (checked like them).
         List<VariantRequest> runs = variants.isEmpty() ? List.of(new VariantRequest("default", null)) : variants;
@@ -150,7 +143,7 @@ public class RequestValidator implements SimulationPlanner {
         for (List<WorkloadRequest> w : variantWorkloads) {
             largest = threads(w) > threads(largest) ? w : largest;
         }
-        checkLimits(r, topology, largest, repetitions, variants, cgroups.specs.size() - 1);
+        checkLimits(r, topology, largest, repetitions, Warmups.runsEach(warmup), variants, cgroups.specs.size() - 1);
 
         long seed = r.seed() == null ? SimulationRequest.DEFAULT_SEED : r.seed();
         boolean trace = Boolean.TRUE.equals(r.trace());
@@ -158,7 +151,7 @@ public class RequestValidator implements SimulationPlanner {
         SimulationRequest accepted = new SimulationRequest(r.name(), r.topology(), kernel, cgroups.accepted,
                 workloads, r.durationMs(), seed, repetitions, r.variants() == null ? null
                 : variants.subList(0, r.variants().size()), trace, r.sweep(), pod == null ? null : pod.accepted(),
-                r.imports());
+                r.imports(), warmup);
 
         TopologySpec spec = topology.spec().get();
         List<SimulationPlan.Variant> planned = new ArrayList<>();
@@ -170,11 +163,25 @@ public class RequestValidator implements SimulationPlanner {
             }
             KernelConfig config = merge(kernel, variant.kernel());
             planned.add(new SimulationPlan.Variant(variant.label(), new EngineSpec(spec, config,
-                    variantCgroups.get(i), workloadSpecs, r.durationMs() * 1000, trace)));
+                    variantCgroups.get(i), workloadSpecs, r.durationMs() * 1000, trace).withWarmup(Warmups.spec(warmup))));
         }
         long budget = checkCost(planned, repetitions);
         return new Accepted(accepted, new SimulationPlan(seed, repetitions, budget, planned,
                 pod == null ? Map.of() : pod.labels()));
+    }
+
+    /** durationMs present and positive, repetitions at least 1 (default 1): the repetitions. */
+    private static int checkDurationAndRepetitions(SimulationRequest r, Violations v) {
+        if (r.durationMs() == null) {
+            v.add("durationMs", "required: simulated time in ms (> 0)");
+        } else if (r.durationMs() <= 0) {
+            v.add("durationMs", "must be > 0");
+        }
+        int repetitions = r.repetitions() == null ? 1 : r.repetitions();
+        if (repetitions < 1) {
+            v.add("repetitions", "must be >= 1");
+        }
+        return repetitions;
     }
 
     /**
@@ -214,7 +221,7 @@ public class RequestValidator implements SimulationPlanner {
     }
 
     private void checkLimits(SimulationRequest r, Topologies.Resolved topology, List<WorkloadRequest> workloads,
-                             int repetitions, List<VariantRequest> variants, int groups) {
+                             int repetitions, int runsEach, List<VariantRequest> variants, int groups) {
         List<LimitExceededException.Exceeded> over = new ArrayList<>();
         long threads = 0;
         for (WorkloadRequest w : workloads) {
@@ -234,7 +241,9 @@ public class RequestValidator implements SimulationPlanner {
             segments += w.segments() == null ? 0 : w.segments().size();
         }
         limit(over, "schedsim.limits.max-trace-segments", limits.maxTraceSegments(), segments, "workloads");
-        double threadSeconds = (double) repetitions * Math.max(1, variants.size()) * r.durationMs() / 1000.0 * threads;
+        // (each repetition simulates its warm-up runs too)
+        double threadSeconds = (double) repetitions * runsEach * Math.max(1, variants.size()) * r.durationMs() / 1000.0
+                * threads;
         if (threadSeconds > limits.maxThreadSeconds()) {
             over.add(new LimitExceededException.Exceeded("schedsim.limits.max-thread-seconds",
                     limits.maxThreadSeconds(), (long) Math.min(threadSeconds, Long.MAX_VALUE),

@@ -77,7 +77,7 @@ public final class FtraceWorkloads {
             notes.add(new ImportNote(p, TYPE, names, skipped));
         }
         return new SimulationRequest(r.name(), r.topology(), r.kernel(), r.cgroups(), workloads, r.durationMs(),
-                r.seed(), r.repetitions(), r.variants(), r.trace(), r.sweep(), r.kubernetes(), notes);
+                r.seed(), r.repetitions(), r.variants(), r.trace(), r.sweep(), r.kubernetes(), notes, r.warmup());
     }
 
     /** {@code <comm>-<pid>}, in the characters a workload name may hold. */

@@ -92,7 +92,7 @@ public final class RtApp {
             }
         }
         return new SimulationRequest(r.name(), r.topology(), r.kernel(), cgroups, workloads, durationMs, r.seed(),
-                r.repetitions(), r.variants(), r.trace(), r.sweep(), r.kubernetes(), notes);
+                r.repetitions(), r.variants(), r.trace(), r.sweep(), r.kubernetes(), notes, r.warmup());
     }
 
     /** One rt-app document's expansion. */

@@ -19,7 +19,7 @@ class AdviceRulesTests {
                 new SimulationRequest.CgroupRequest(p, podMax, 0L, 12),
                 new SimulationRequest.CgroupRequest(p + "/web", webMax, 0L, 10),
                 new SimulationRequest.CgroupRequest(p + "/sidecar", sidecarMax, 0L, 2)),
-                List.of(), 1000L, null, null, null, null, null, null, null);
+                List.of(), 1000L, null, null, null, null, null, null, null, null);
     }
 
     @Test

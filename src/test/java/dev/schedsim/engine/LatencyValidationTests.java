@@ -56,6 +56,20 @@ class LatencyValidationTests {
         return f;
     }
 
+    /**
+     * What precedes a measured run on the validation machine (scripts/measure-latency.py): the harness runs each
+     * case's runs one after another with a 0.5 s sleep between them, on a machine whose sched domains are kept, so
+     * a run starts with the balance state the run before it left (NI_RANDOM's newidle_ratio first: sd_init() sets it
+     * only when the domains are built). The model runs the case this many times before the reported run, each
+     * followed by the harness's sleep ({@code -Dlatency.warmupRuns=0} for a run on a fresh machine).
+     */
+    static final int WARMUP_RUNS = Integer.getInteger("latency.warmupRuns", 1);
+    /** The harness's sleep between two runs (measure-latency.py main(): time.sleep(0.5)). */
+    static final long HARNESS_GAP_US = 500_000;
+    /** Only the cases of these names ({@code -Dlatency.cases=four-2000,eight-short}; all by default). */
+    static final List<String> ONLY = Arrays.stream(System.getProperty("latency.cases", "").split(","))
+            .filter(x -> !x.isBlank()).toList();
+
     /** The cache footprint of a latbench thread, KiB (a stack page or two, the vDSO data). */
     static final int HARNESS_FOOTPRINT_KB = 4;
     /** A pipe's capacity (PIPE_DEF_BUFFERS pages), in latbench's one-byte messages. */
@@ -112,6 +126,9 @@ class LatencyValidationTests {
                 List<String> deviations = new ArrayList<>();
                 if (c.has("knownDeviations")) {
                     c.get("knownDeviations").forEach(d -> deviations.add(d.get("figure").asString()));
+                }
+                if (!ONLY.isEmpty() && !ONLY.contains(c.get("name").asString())) {
+                    continue;
                 }
                 out.add(new Case(data, c.get("name").asString(), c.get("durationMs").asLong(), cgroups, groups,
                         c.get("runs"), deviations, hardware));
@@ -206,7 +223,7 @@ class LatencyValidationTests {
             w.add(s.withFootprintKb(HARNESS_FOOTPRINT_KB));
         }
         return Specs.spec(machine(c), Specs.kernel("6.18", 250, kernelFeatures(c.hardware())), c.cgroups(), w,
-                c.durationMs() * 1000);
+                c.durationMs() * 1000).withWarmup(new EngineSpec.Warmup(WARMUP_RUNS, HARNESS_GAP_US));
     }
 
     static double median(double[] v) {

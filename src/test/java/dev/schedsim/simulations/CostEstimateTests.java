@@ -64,4 +64,24 @@ class CostEstimateTests {
                 worst, worstBytes);
         assertThat(ran).isGreaterThan(REQUESTS / 2);
     }
+
+    /**
+     * Warm-up runs are paid for: the estimate of a request with two warm-up runs is three runs' (so the budget and
+     * the submission limit see them), and the run, warm-up included, stays within the budget its plan gives it.
+     */
+    @Test
+    void warmupRunsAreInTheEstimateAndTheBudget() {
+        AcceptedRequestsRunTests generator = new AcceptedRequestsRunTests();
+        String plain = """
+                {"topology": {"preset": "validation-2c"}, "cgroups": [{"path": "/a", "cpuMax": "50000 100000"}],
+                 "workloads": [{"name": "w", "cgroup": "/a", "type": "periodic", "threads": 3, "runUs": 800,
+                                "sleepUs": 1200}], "durationMs": 300}""";
+        String warm = plain.replace("\"durationMs\"", "\"warmup\": {\"runs\": 2, \"gapMs\": 100}, \"durationMs\"");
+        SimulationPlan p = generator.validator.accept(generator.reader.read(plain, SimulationRequest.class)).plan();
+        SimulationPlan w = generator.validator.accept(generator.reader.read(warm, SimulationRequest.class)).plan();
+        double once = CostEstimate.events(p.variants().get(0).spec());
+        assertThat(CostEstimate.events(w.variants().get(0).spec())).isEqualTo(3 * once);
+        Report report = Engine.run(w.variants().get(0).spec(), w.seed(), w.eventBudget(), RunControl.NONE);
+        assertThat(report.simulatedUs()).isEqualTo(300_000);
+    }
 }

@@ -49,6 +49,11 @@ class RequestValidationTests {
         return request(PRESET, KERNEL, cgroups, WORKLOADS, "1000");
     }
 
+    /** The cg() request with a warm-up block. */
+    static String withWarmup(String warmup) {
+        return cg(CGROUPS).replace("\"durationMs\"", "\"warmup\": " + warmup + ", \"durationMs\"");
+    }
+
     static String wl(String workload) {
         return request(PRESET, KERNEL, CGROUPS, "[" + workload + "]", "1000");
     }
@@ -144,6 +149,8 @@ class RequestValidationTests {
                         WORKLOADS, "1000"), 400, "kernel.profile"),
                 Arguments.of("negative duration", request(PRESET, KERNEL, CGROUPS, WORKLOADS, "-5"), 400,
                         "durationMs"),
+                Arguments.of("too many warm-up runs", withWarmup("{\"runs\": 6}"), 400, "warmup.runs"),
+                Arguments.of("negative warm-up gap", withWarmup("{\"gapMs\": -1}"), 400, "warmup.gapMs"),
                 Arguments.of("zero topology count", request("{\"sockets\": 1, \"numaNodesPerSocket\": 1, "
                         + "\"llcsPerNumaNode\": 1, \"coresPerLlc\": 0, \"threadsPerCore\": 1}", KERNEL, CGROUPS,
                         WORKLOADS, "1000"), 400, "topology.coresPerLlc"),
@@ -231,6 +238,38 @@ class RequestValidationTests {
         JsonNode accepted = JSON.readTree(r.getResponse().getContentAsString());
         assertThat(accepted.path("request").path("workloads").get(0).path("runClock").asString())
                 .isEqualTo("thread-cpu");
+    }
+
+    /**
+     * A warm-up is accepted with its defaults written out (one run, no gap) and runs: the report covers the
+     * reported run only, and differs from the same request's without warm-up (the machine's state carries over).
+     */
+    @Test
+    void aWarmupIsAcceptedWithItsDefaultsAndReportsOnlyTheLastRun() throws Exception {
+        String periodic = "[{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"periodic\", \"threads\": 4, "
+                + "\"runUs\": 2000, \"sleepUs\": 3000}]";
+        String plain = request(PRESET, KERNEL, "[{\"path\": \"/a\", \"cpuMax\": \"150000 100000\"}]", periodic, "2000");
+        String warm = plain.replace("\"durationMs\"", "\"warmup\": {}, \"durationMs\"");
+        MvcResult r = mvc.perform(post("/api/v1/simulations").contentType(MediaType.APPLICATION_JSON).content(warm))
+                .andReturn();
+        assertThat(r.getResponse().getStatus()).as(r.getResponse().getContentAsString()).isEqualTo(202);
+        JsonNode accepted = JSON.readTree(r.getResponse().getContentAsString());
+        assertThat(accepted.path("request").path("warmup").path("runs").asInt()).isEqualTo(1);
+        assertThat(accepted.path("request").path("warmup").path("gapMs").asLong()).isZero();
+        JsonNode warmRun = finished(r.getResponse().getHeader("Location"));
+        MvcResult p = mvc.perform(post("/api/v1/simulations").contentType(MediaType.APPLICATION_JSON).content(plain))
+                .andReturn();
+        JsonNode plainRun = finished(p.getResponse().getHeader("Location"));
+        assertThat(warmRun.path("status").asString()).as(warmRun.toString()).isEqualTo("SUCCEEDED");
+        JsonNode w = warmRun.path("result").path("variants").get(0);
+        JsonNode q = plainRun.path("result").path("variants").get(0);
+        // One period timer's worth of periods: the warm-up run's are not counted.
+        long periods = 0;
+        for (JsonNode cg : w.path("cgroups")) {
+            periods += "/a".equals(cg.path("path").asString()) ? cg.path("cpuStat").path("nrPeriods").asLong() : 0;
+        }
+        assertThat(periods).as(w.path("cgroups").toString()).isBetween(19L, 21L);
+        assertThat(w.toString()).isNotEqualTo(q.toString());
     }
 
     @Test

@@ -29,6 +29,21 @@ public final class BalanceCounters {
         java.util.Arrays.fill(newidleCostMin, Long.MAX_VALUE);
     }
 
+    /** The report starts here (after warm-up runs). */
+    public void reset() {
+        loadBalances = 0;
+        newidleBalances = 0;
+        tasksMoved = 0;
+        newidlePulls = 0;
+        activeBalances = 0;
+        serializeAttempts = 0;
+        serializeNs = 0;
+        java.util.Arrays.fill(newidleCostMin, Long.MAX_VALUE);
+        java.util.Arrays.fill(newidleCostMax, 0);
+        java.util.Arrays.fill(newidleCostSum, 0);
+        java.util.Arrays.fill(newidleCostSamples, 0);
+    }
+
     void sampleNewidleCost(int l, long v) {
         newidleCostMin[l] = Math.min(newidleCostMin[l], v);
         newidleCostMax[l] = Math.max(newidleCostMax[l], v);

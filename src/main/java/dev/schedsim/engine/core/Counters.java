@@ -10,4 +10,12 @@ public final class Counters {
     public long wakeupMigrations;
     /** Wakeups of sleeping or blocked tasks. */
     public long wakeups;
+
+    /** The report starts here (after warm-up runs). */
+    void reset() {
+        contextSwitches = 0;
+        migrations = 0;
+        wakeupMigrations = 0;
+        wakeups = 0;
+    }
 }

@@ -123,7 +123,7 @@ public final class Lifecycle {
                 WorkloadRun w = p.workload;
                 if (--w.live == 0) {
                     w.completionNs = clock.now;
-                    if (w.finite) {
+                    if (w.finite && !w.warmup) {
                         finiteLeft--;
                     }
                 }
@@ -133,7 +133,12 @@ public final class Lifecycle {
 
     /** Every thread exits now (EngineSpec.stopUs): running ones leave their CPU, queued ones their queue. */
     void stopAll() {
-        for (Task p : tasks) {
+        stop(tasks);
+    }
+
+    /** These threads exit now (a warm-up run's, at its end). */
+    void stop(Task[] which) {
+        for (Task p : which) {
             switch (p.state()) {
                 case RUNNING: {
                     Cpu cpu = cpus[p.cpu];

@@ -279,4 +279,12 @@ public final class Scheduler {
         smt.cpuIdle(cpu);
         shared.updateIdleCore(cpu.id);
     }
+
+    /** The report starts now (after warm-up runs, Simulation.startReport()): busy time counts from here. */
+    void startReport(Cpu cpu, long now) {
+        cpu.busyNs = 0;
+        if (cpu.busy) {
+            cpu.lastBusyStart = now;
+        }
+    }
 }

@@ -92,6 +92,11 @@ public final class Simulation {
     private final Tick tick;
     private final MachineActivity activity;
     private final HostStalls hostStalls;
+    private final WarmupPlan warmup;
+    /** The next of {@link WarmupPlan#boundaries} to come. */
+    private int nextBoundary;
+    /** The energy of the warm-up runs (subtracted from the report's). */
+    private double warmupEnergyJ;
     private long events;
 
     public Simulation(EngineSpec spec, long seed, long eventBudget, RunControl control) {
@@ -104,12 +109,13 @@ public final class Simulation {
         SplittableRandom rnd = new SplittableRandom(seed);
         int ncpu = topo.cpuCount();
         Tunables tunables = Tunables.of(kernel, ncpu);
-        int threads = (int) spec.threadCount();
+        this.warmup = new WarmupPlan(spec);
+        int threads = (int) spec.threadCount() * (1 + warmup.runs);
         for (MachineNoise.Background b : hw.noise().background()) {
             threads += b.threads();
         }
-        this.timers = new Timers(ncpu, threads, spec.cgroups().size());
-        this.groups = taskGroups(spec, ncpu, tunables.baseSliceNs());
+        this.timers = new Timers(ncpu, threads, warmup.cgroups.size());
+        this.groups = taskGroups(warmup.cgroups, ncpu, tunables.baseSliceNs());
         this.cpus = cpus(kernel, topo, groups[0]);
         this.tasks = new Task[threads];
         this.recorder = new Recorder(spec.durationUs() * 1000, groups.length, spec.trace());
@@ -194,11 +200,11 @@ public final class Simulation {
      * so every group entity has it too, and it is given once. (It was 0: a group's deadline was its vruntime, so
      * a running group always had the earliest deadline and won every wakeup pick.)
      */
-    private static TaskGroup[] taskGroups(EngineSpec spec, int ncpu, long baseSliceNs) {
-        TaskGroup[] out = new TaskGroup[spec.cgroups().size()];
+    private static TaskGroup[] taskGroups(java.util.List<CgroupSpec> cgroups, int ncpu, long baseSliceNs) {
+        TaskGroup[] out = new TaskGroup[cgroups.size()];
         Map<String, TaskGroup> byPath = new HashMap<>();
         for (int i = 0; i < out.length; i++) {
-            CgroupSpec c = spec.cgroups().get(i);
+            CgroupSpec c = cgroups.get(i);
             TaskGroup parent = c.parentPath() == null ? null : byPath.get(c.parentPath());
             out[i] = new TaskGroup(i, c.path(), parent, c.weight(), ncpu);
             for (Entity se : out[i].se) {
@@ -213,7 +219,7 @@ public final class Simulation {
 
     /**
      * The workloads and their tasks (ids in spec order), then the machine's background threads (MachineNoise), one
-     * run per class after the spec's.
+     * run per class after the spec's, then the warm-up runs' copies of the workloads ({@link WarmupPlan}).
      */
     private WorkloadRun[] workloads(EngineSpec spec, Tunables tunables, int ncpu, MachineNoise noise,
                                     MachineActivity activity) {
@@ -222,7 +228,8 @@ public final class Simulation {
             byPath.put(g.path, g);
         }
         int specWorkloads = spec.workloads().size();
-        WorkloadRun[] out = new WorkloadRun[specWorkloads + noise.background().size()];
+        int machine = specWorkloads + noise.background().size();
+        WorkloadRun[] out = new WorkloadRun[machine + warmup.workloads.size()];
         int id = 0;
         for (int w = 0; w < out.length; w++) {
             WorkloadSpec ws;
@@ -230,9 +237,15 @@ public final class Simulation {
             if (w < specWorkloads) {
                 ws = spec.workloads().get(w);
                 run = new WorkloadRun(w, ws, wakeup);
-            } else {
+                run.originNs = warmup.originNs;
+            } else if (w < machine) {
                 run = WorkloadRun.background(w, noise.background().get(w - specWorkloads), activity.split(), wakeup);
                 ws = run.spec;
+            } else {
+                ws = warmup.workloads.get(w - machine);
+                run = new WorkloadRun(w, ws, wakeup);
+                run.warmup = true;
+                run.originNs = warmup.startNs((w - machine) / Math.max(1, specWorkloads));
             }
             out[w] = run;
             boolean[] allowed = null;
@@ -263,13 +276,22 @@ public final class Simulation {
         return out;
     }
 
-    /** Cgroup configuration happens at time 0, before any task starts (tg_set_cfs_bandwidth()). */
+    /**
+     * Cgroup configuration happens at time 0, before any task starts (tg_set_cfs_bandwidth()); after warm-up runs,
+     * each run's cgroups at its start ({@link #boundary}).
+     */
     public void configureCgroups() {
         for (int i = 0; i < groups.length; i++) {
-            CgroupSpec c = spec.cgroups().get(i);
-            if (c.limited()) {
-                pool.tgSetCfsBandwidth(groups[i], c);
+            if (warmup.configuredAtStart(i)) {
+                configure(i);
             }
+        }
+    }
+
+    private void configure(int i) {
+        CgroupSpec c = warmup.cgroups.get(i);
+        if (c.limited()) {
+            pool.tgSetCfsBandwidth(groups[i], c);
         }
     }
 
@@ -278,11 +300,12 @@ public final class Simulation {
         lifecycle.countFinite(workloads, spec.workloads().size());
         startTasks();
         scheduler.scheduleMarked();
-        long endNs = spec.durationUs() * 1000;
+        long endNs = warmup.originNs + spec.durationUs() * 1000;
         timers.arm(timers.end(), endNs, Timers.PRIO_END);
-        if (spec.stopUs() > 0 && spec.stopUs() * 1000 < endNs) {
-            timers.arm(timers.stop(), spec.stopUs() * 1000, Timers.PRIO_TASK);
+        if (spec.stopUs() > 0 && spec.stopUs() * 1000 < spec.durationUs() * 1000) {
+            timers.arm(timers.stop(), warmup.originNs + spec.stopUs() * 1000, Timers.PRIO_TASK);
         }
+        armNextBoundary();
         EventQueue queue = timers.queue();
         while (!queue.isEmpty()) {
             int slot = queue.peek();
@@ -305,12 +328,20 @@ public final class Simulation {
         return finish();
     }
 
-    /** Every task on its fork-balanced CPU: started (now or at the spec's start time), or blocked on its peer. */
+    /**
+     * Every task on its fork-balanced CPU: started (now or at its run's start time), or blocked on its peer. A
+     * warm-up run's threads are placed as the reported run's are, each run on a machine of its own to the fork
+     * balance (its threads are the only ones it counts).
+     */
     private void startTasks() {
+        Map<Long, ForkBalance> warmupForks = new HashMap<>();
         for (WorkloadRun w : workloads) {
+            ForkBalance fork = w.warmup ? warmupForks.computeIfAbsent(w.originNs, k -> new ForkBalance(topo))
+                    : forkBalance;
+            long startNs = w.originNs + spec.startUs() * 1000;
             for (int i = 0; i < w.tasks.length; i++) {
                 Task task = w.tasks[i];
-                int cpu = forkBalance.selectForkCpu(task);
+                int cpu = fork.selectForkCpu(task);
                 task.cpu = cpu;
                 if (w.program.startsBlocked(i)) {
                     Action a = w.next(task);
@@ -321,8 +352,8 @@ public final class Simulation {
                         // request at once): like a read of a pipe with a byte in it, it does not block.
                         wakeup.activateNewTask(task, cpu, a);
                     }
-                } else if (spec.startUs() > 0) {
-                    timers.arm(timers.task(task.id), spec.startUs() * 1000, Timers.PRIO_TASK);
+                } else if (startNs > 0) {
+                    timers.arm(timers.task(task.id), startNs, Timers.PRIO_TASK);
                 } else {
                     wakeup.wakeUpNewTask(task, cpu);
                 }
@@ -335,7 +366,10 @@ public final class Simulation {
         if (events > eventBudget) {
             throw new BudgetExceededException(eventBudget);
         }
-        control.progress(clock.now / 1000, events);
+        // (after warm-up runs, the whole clock's share in the reported run's µs: progress is of the whole run)
+        long us = warmup.runs == 0 ? clock.now / 1000
+                : (long) ((double) clock.now / (warmup.originNs + spec.durationUs() * 1000) * spec.durationUs());
+        control.progress(us, events);
         if (control.cancelled()) {
             throw new RunCancelledException();
         }
@@ -380,9 +414,68 @@ public final class Simulation {
             updateCurr.clockRead(cpus[slot - timers.clockReadBase]);
         } else if (slot < timers.stop()) {
             hostStalls.fire(cpus[slot - timers.hostStallBase]);
-        } else {
+        } else if (slot == timers.stop()) {
             lifecycle.stopAll();
+        } else {
+            boundary();
         }
+    }
+
+    private void armNextBoundary() {
+        if (nextBoundary < warmup.boundaries.size()) {
+            // (before anything else due at the same instant: a run's threads start after its cgroups are made)
+            timers.arm(timers.boundary(), warmup.boundaries.get(nextBoundary).timeNs(), Timers.PRIO_END);
+        }
+    }
+
+    /** The boundaries between warm-up runs that are due ({@link WarmupPlan}), then the next one armed. */
+    private void boundary() {
+        while (nextBoundary < warmup.boundaries.size()
+                && warmup.boundaries.get(nextBoundary).timeNs() <= clock.now) {
+            WarmupPlan.Boundary b = warmup.boundaries.get(nextBoundary++);
+            switch (b.kind()) {
+                case STOP -> {
+                    for (WorkloadRun w : workloads) {
+                        if (w.warmup && w.originNs == warmup.startNs(b.run())) {
+                            lifecycle.stop(w.tasks);
+                        }
+                    }
+                }
+                case CONFIGURE -> {
+                    for (int i = 0; i < groups.length; i++) {
+                        if (warmup.runOfCgroup(i) == b.run()) {
+                            configure(i);
+                        }
+                    }
+                }
+                case REPORT -> startReport();
+            }
+        }
+        armNextBoundary();
+    }
+
+    /**
+     * The reported run starts after the warm-up runs: its cgroups are made, and what the report counts starts from
+     * 0 here (the scheduler's counters, CPU busy and overhead time, cgroup usage, energy, the time series and the
+     * trace); the kernel's state stays as the warm-up left it.
+     */
+    private void startReport() {
+        long now = clock.now;
+        for (int i = 1; i < spec.cgroups().size(); i++) {
+            configure(i);
+        }
+        recorder.rebase(now);
+        counters.reset();
+        balance.counters().reset();
+        selectIdle.resetCounts();
+        for (Cpu cpu : cpus) {
+            scheduler.startReport(cpu, now);
+            execution.startReport(cpu);
+        }
+        for (TaskGroup g : groups) {
+            g.usageNs = 0;
+        }
+        warmupEnergyJ = power.finish(smt.coreBusy());
     }
 
     /**
@@ -411,14 +504,17 @@ public final class Simulation {
                 recorder.add(recorder.busyNs, cpu.lastBusyStart, now);
             }
         }
-        double energy = power.finish(smt.coreBusy());
-        // (the report is of the spec's workloads; the machine's background threads show only as CPU time)
+        double energy = power.finish(smt.coreBusy()) - warmupEnergyJ;
+        // (the report is of the spec's workloads and cgroups; the machine's background threads show only as CPU
+        // time, the warm-up runs not at all)
         WorkloadRun[] reported = java.util.Arrays.copyOf(workloads, spec.workloads().size());
-        CfsBandwidth[] bandwidth = new CfsBandwidth[groups.length];
-        for (TaskGroup g : groups) {
+        TaskGroup[] reportedGroups = java.util.Arrays.copyOf(groups, spec.cgroups().size());
+        CfsBandwidth[] bandwidth = new CfsBandwidth[reportedGroups.length];
+        for (TaskGroup g : reportedGroups) {
             bandwidth[g.index] = pool.bandwidthOf(g);
         }
-        return ReportBuilder.build(new ReportBuilder.Run(now, events, cpus, groups, bandwidth, reported, energy,
+        return ReportBuilder.build(new ReportBuilder.Run(warmup.originNs, now, events, cpus, reportedGroups,
+                bandwidth, reported, energy,
                 topo.levels(),
                 counters, balance.counters(), selectIdle, recorder, spec.trace()));
     }

@@ -187,7 +187,7 @@ public final class Task implements SimThread {
 
     @Override
     public long now() {
-        return workload.ops.now();
+        return workload.ops.now() - workload.originNs;
     }
 
     @Override

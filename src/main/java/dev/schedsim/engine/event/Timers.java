@@ -40,6 +40,7 @@ public final class Timers {
     /** The first per-CPU slot of the host's next preemption of the vCPU, or of its end (after the clock reads). */
     public final int hostStallBase;
     private final int stopSlot;
+    private final int boundarySlot;
     private final int endSlot;
     /** The queue of these timers (hot paths arm and cancel on it directly). */
     public final EventQueue queue;
@@ -54,7 +55,8 @@ public final class Timers {
         this.clockReadBase = irqBase + cpus;
         this.hostStallBase = clockReadBase + cpus;
         this.stopSlot = hostStallBase + cpus;
-        this.endSlot = stopSlot + 1;
+        this.boundarySlot = stopSlot + 1;
+        this.endSlot = boundarySlot + 1;
         this.queue = new EventQueue(endSlot + 1);
     }
 
@@ -108,6 +110,11 @@ public final class Timers {
     /** Every thread exits (EngineSpec.stopUs): the slot just before the end's. */
     public int stop() {
         return stopSlot;
+    }
+
+    /** The next boundary between warm-up runs (EngineSpec.Warmup): a run's end, the next one's start. */
+    public int boundary() {
+        return boundarySlot;
     }
 
     public int end() {

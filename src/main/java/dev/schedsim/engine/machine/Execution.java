@@ -146,4 +146,9 @@ public final class Execution {
         long dt = (rate == 1024 ? rem : ((rem << 10) + rate - 1) / rate) + cpu.overheadDebt;
         queue.arm(slot, now + dt, Timers.PRIO_RUN_END);
     }
+
+    /** The report starts now (after warm-up runs): the CPU's overhead time counts from here. */
+    public void startReport(Cpu cpu) {
+        cpu.overheadNs = 0;
+    }
 }

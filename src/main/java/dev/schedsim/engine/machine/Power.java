@@ -48,17 +48,25 @@ public final class Power {
         coreEnergyJ[core] += hw.coreIdleWatts() * shallow * 1e-9 + hw.deepIdleWatts() * (idle - shallow) * 1e-9;
     }
 
-    /** The energy of the whole run, every core accounted up to now; {@code busy} is each core's busy threads. */
+    /**
+     * The energy of the run so far, every core accounted up to now; {@code busy} is each core's busy threads. It
+     * changes nothing: the run may go on (the energy at the end of warm-up runs is subtracted from the report's).
+     */
     public double finish(int[] busy) {
-        for (int core = 0; core < busy.length; core++) {
-            if (busy[core] > 0) {
-                accountCorePower(core, busy[core]);
-            } else {
-                accountIdleEnergy(core);
-            }
-        }
+        long now = clock.now;
         double energy = 0;
-        for (double e : coreEnergyJ) {
+        for (int core = 0; core < busy.length; core++) {
+            double e = coreEnergyJ[core];
+            if (busy[core] > 0) {
+                long dt = now - coreSince[core];
+                if (dt > 0) {
+                    e += (hw.coreBusyWatts() + hw.smtThreadWatts() * (busy[core] - 1)) * dt * 1e-9;
+                }
+            } else {
+                long idle = now - coreIdleFrom[core];
+                long shallow = Math.min(idle, hw.deepIdleResidencyNs());
+                e += hw.coreIdleWatts() * shallow * 1e-9 + hw.deepIdleWatts() * (idle - shallow) * 1e-9;
+            }
             energy += e;
         }
         return energy;

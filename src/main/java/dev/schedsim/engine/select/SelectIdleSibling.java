@@ -36,6 +36,12 @@ public final class SelectIdleSibling {
     /** select_idle_cpu() scans, and the CPUs they examined. */
     public long idleScans;
     public long cpusScanned;
+
+    /** The report starts here (after warm-up runs). */
+    public void resetCounts() {
+        idleScans = 0;
+        cpusScanned = 0;
+    }
     /** Results of the last select_idle_cpu() scan besides the CPU found (no allocation per wakeup). */
     private int scanScanned;
     private int scanFallbackIdle;

@@ -45,6 +45,11 @@ public final class Recorder {
     /** The bucket {@link #bucketOf} found last, and its start. */
     private int lastBucket;
     private long lastStart;
+    /**
+     * The simulation time the report's time 0 is (the reported run's start after warm-up runs, EngineSpec.Warmup):
+     * the buckets and the trace count from it, and what happened before it is not kept.
+     */
+    private long originNs;
 
     public Recorder(long endNs, int groups, boolean tracing) {
         long b = tidy(Math.max(1_000_000L, (endNs + MAX_BUCKETS - 1) / MAX_BUCKETS));
@@ -72,8 +77,32 @@ public final class Recorder {
         }
     }
 
+    /**
+     * The report starts at {@code originNs} (the end of the warm-up runs): everything recorded so far is dropped,
+     * and the buckets and the trace count from there.
+     */
+    public void rebase(long origin) {
+        this.originNs = origin;
+        java.util.Arrays.fill(busyNs, 0);
+        for (int g = 0; g < usageNs.length; g++) {
+            java.util.Arrays.fill(usageNs[g], 0);
+            java.util.Arrays.fill(throttledNs[g], 0);
+            periods[g] = null;
+            throttledPeriods[g] = null;
+        }
+        events.clear();
+        threads.clear();
+        traced.clear();
+        truncated = false;
+        lastBucket = 0;
+        lastStart = origin;
+    }
+
     /** Adds [from, to) to a series, split over the buckets it spans. */
     public void add(double[] series, long from, long to) {
+        if (from < originNs) {
+            from = originNs; // (an interval that began before the report's start)
+        }
         if (to <= from) {
             return;
         }
@@ -88,16 +117,19 @@ public final class Recorder {
         if (t >= lastStart && t - lastStart < bucketNs) {
             return lastBucket;
         }
-        int i = (int) Math.min(buckets - 1, t / bucketNs);
+        int i = (int) Math.min(buckets - 1, (t - originNs) / bucketNs);
         if (i < buckets - 1) {
             lastBucket = i;
-            lastStart = i * bucketNs;
+            lastStart = originNs + i * bucketNs;
         }
         return i;
     }
 
     /** Adds [from, to) to the CPU time of {@code g} and of every group above it (update_curr()'s usage). */
     public void addUsage(TaskGroup g, long from, long to) {
+        if (from < originNs) {
+            from = originNs;
+        }
         if (to <= from) {
             return;
         }
@@ -118,7 +150,7 @@ public final class Recorder {
     private void addFrom(double[] series, int i, long from, long to) {
         long t = from;
         while (t < to && i < buckets) {
-            long end = Math.min(to, (i + 1) * bucketNs);
+            long end = Math.min(to, originNs + (i + 1) * bucketNs);
             series[i] += end - t;
             t = end;
             i++;
@@ -134,7 +166,7 @@ public final class Recorder {
             periods[g.index] = new long[buckets];
             throttledPeriods[g.index] = new long[buckets];
         }
-        int i = (int) Math.min(buckets - 1, Math.max(0, now) / bucketNs);
+        int i = (int) Math.min(buckets - 1, Math.max(0, now - originNs) / bucketNs);
         periods[g.index][i] += overrun;
         if (throttled) {
             throttledPeriods[g.index][i] += overrun;
@@ -239,10 +271,10 @@ public final class Recorder {
         }
         if (events.size() >= MAX_TRACE_EVENTS) {
             truncated = true;
-            truncatedAtNs = now;
+            truncatedAtNs = now - originNs;
             return;
         }
-        events.add(new Report.TraceEvent(now, kind, cpu, t == null ? -1 : pid(t), state, from, to, cgroup));
+        events.add(new Report.TraceEvent(now - originNs, kind, cpu, t == null ? -1 : pid(t), state, from, to, cgroup));
         if (t != null && !traced.get(t.id)) {
             traced.set(t.id);
             threads.add(new Report.TraceThread(pid(t), pid(t.workload.tasks[0]), comm(t.workload.spec.name()),

@@ -19,8 +19,11 @@ import java.util.List;
  * counters, the time series and the trace. Times in µs, percentages 0..100 rounded to 3 decimals.
  */
 public final class ReportBuilder {
-    /** What the run counted, at its end. */
-    public record Run(long nowNs, long events, Cpu[] cpus, TaskGroup[] groups, CfsBandwidth[] bandwidth,
+    /**
+     * What the run counted, at its end; the report covers [originNs, nowNs] (originNs: the end of the warm-up runs,
+     * 0 without).
+     */
+    public record Run(long originNs, long nowNs, long events, Cpu[] cpus, TaskGroup[] groups, CfsBandwidth[] bandwidth,
                       WorkloadRun[] workloads,
                       double energyJ, List<DomainLevel> levels, Counters counters, BalanceCounters balance,
                       SelectIdleSibling select, Recorder recorder, boolean trace) {
@@ -30,12 +33,14 @@ public final class ReportBuilder {
     }
 
     public static Report build(Run r) {
-        long span = Math.max(1, r.nowNs());
+        long window = r.nowNs() - r.originNs();
+        long span = Math.max(1, window);
         int ncpu = r.cpus().length;
         double overheadPct = overheadPct(r.cpus(), span);
-        return new Report(r.nowNs() / 1000, r.events(), cgroups(r.groups(), r.bandwidth()), workloads(r.workloads(), span),
-                cpus(r.cpus(), span, overheadPct, r.energyJ()), scheduler(r, span, ncpu, overheadPct),
-                r.recorder().timeSeries(r.groups(), r.nowNs()), r.trace() ? r.recorder().trace(r.nowNs()) : null);
+        return new Report(window / 1000, r.events(), cgroups(r.groups(), r.bandwidth()),
+                workloads(r.workloads(), span, r.originNs()), cpus(r.cpus(), span, overheadPct, r.energyJ()),
+                scheduler(r, span, ncpu, overheadPct), r.recorder().timeSeries(r.groups(), window),
+                r.trace() ? r.recorder().trace(window) : null);
     }
 
     private static List<Report.CgroupReport> cgroups(TaskGroup[] groups, CfsBandwidth[] bandwidth) {
@@ -51,7 +56,7 @@ public final class ReportBuilder {
         return cg;
     }
 
-    private static List<Report.WorkloadReport> workloads(WorkloadRun[] workloads, long span) {
+    private static List<Report.WorkloadReport> workloads(WorkloadRun[] workloads, long span, long originNs) {
         List<Report.WorkloadReport> wl = new ArrayList<>();
         for (WorkloadRun w : workloads) {
             long cpuNs = 0;
@@ -67,7 +72,7 @@ public final class ReportBuilder {
                 wk += t.wakeups;
             }
             double thr = w.program.throughputUnits(work) / (span / 1e9);
-            long completion = w.completionNs >= 0 && w.finite ? w.completionNs / 1000 : -1;
+            long completion = w.completionNs >= 0 && w.finite ? (w.completionNs - originNs) / 1000 : -1;
             wl.add(new Report.WorkloadReport(w.spec.name(), cpuNs / 1000, completion, round3(thr),
                     LatencyHistogram.percentiles(w.latency()), cs, mig, wk,
                     w.requestLatency() == null ? null : LatencyHistogram.percentiles(w.requestLatency())));

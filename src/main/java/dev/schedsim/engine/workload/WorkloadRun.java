@@ -40,6 +40,10 @@ public final class WorkloadRun {
     public long completionNs = -1;
     /** Completed units (cycles, transactions, messages, requests, segments). */
     public long units;
+    /** A warm-up run's copy of a workload (EngineSpec.Warmup): not reported, and not waited for. */
+    public boolean warmup;
+    /** When its run started, ns: its threads' clock (SimThread.now()) counts from here. */
+    public long originNs;
 
     public WorkloadRun(int index, WorkloadSpec spec, ThreadOps ops) {
         this(index, spec, ops, null, null);
