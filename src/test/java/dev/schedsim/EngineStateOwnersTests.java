@@ -99,6 +99,7 @@ class EngineStateOwnersTests {
         group(TASK, "cache model (model)", List.of(E + "machine.CacheModel"), "cacheCpu", "cacheMark"),
         group(TASK, "se.sum_exec_runtime's CPU clock (update_curr())", List.of(E + "fair.UpdateCurr"), "cpuNs"),
         group(TASK, "its wakeups counted (ttwu_stat())", List.of(E + "core.Wakeup"), "wakeups"),
+        group(TASK, "the CPU a woken message was written on (model)", List.of(E + "core.Wakeup"), "wakeDataCpu"),
         group(TASK, "a timed sleep (model)", List.of(E + "core.Lifecycle"), "timedSleep"),
         group(TASK, "wakeup, migration and switch bookkeeping (core.c)", List.of(E + "core.."),
                 "migrations", "wakeTime", "lastRanNs", "ipiWake", "irqWake"),

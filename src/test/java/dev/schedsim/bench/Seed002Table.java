@@ -18,8 +18,9 @@ import java.util.Map;
  * Seed 002's client/server rows: request-response pairs with as many clients as 25, 50, 75 and 100 % of the
  * CPUs of the 240-CPU Sapphire Rapids preset (its machine noise, nothing else running), SIS_CACHE off against on,
  * REPS seeds; a netperf TCP_RR-like shape (SERVICE_US / THINK_US of work a transaction, no footprint of its own)
- * and a tbench-like one (15 / 5 µs, 2 MiB of cache footprint a task). Prints throughput (mean, std), the gain,
- * and the migrations a wakeup makes.
+ * and a tbench-like one (15 / 5 µs, 2 MiB of cache footprint a task), each message moving
+ * {@link WorkloadSpec.RequestResponse#TCP_RR_LOOPBACK_LINES} lines when client and server run apart. Prints
+ * throughput (mean, std), the gain, and the migrations a wakeup makes.
  *
  * <p>Runs last a second by default: the LLC's SIS_UTIL scan depth (sd_llc_shared->nr_idle_scan) starts at an idle
  * machine's value and is first lowered by an LLC-level periodic balance, whose interval on these 120-CPU LLCs is
@@ -28,8 +29,18 @@ import java.util.Map;
  * <p>The last row is the posting's OLTP row: seed 004's OLTP-like mix, per CPU, on this machine.
  *
  * <p>usage: scripts/seed-table.sh 002 [DURATION_MS (1000)] [REPS (3)] [LOADS_PCT... (25 50 75 100)]
+ * (-Dpreset=NAME, -Dlines=N via JAVA_OPTS)
  */
 public final class Seed002Table {
+    /**
+     * The lines a message moves between client and server apart: TCP_RR over loopback's count, for both shapes
+     * (tbench's larger messages move more); -Dlines=0 leaves them out (before issue 34's second pass).
+     */
+    static final int LINES = Integer.getInteger("lines", WorkloadSpec.RequestResponse.TCP_RR_LOOPBACK_LINES);
+
+    /** The machine: the posting's by default; -Dpreset=NAME for a neighbouring shape. */
+    static final String PRESET = System.getProperty("preset", "spr-2s-60c-smt2");
+
     private Seed002Table() {
     }
 
@@ -38,7 +49,7 @@ public final class Seed002Table {
         int reps = a.length > 1 ? Integer.parseInt(a[1]) : 3;
         int[] loads = a.length > 2 ? java.util.Arrays.stream(a, 2, a.length).mapToInt(Integer::parseInt).toArray()
                 : new int[] {25, 50, 75, 100};
-        int cpus = TopologyPresets.byName("spr-2s-60c-smt2").spec().cpuCount();
+        int cpus = TopologyPresets.byName(PRESET).spec().cpuCount();
         String[][] shapes = {{"netperf", "8", "8", "0"}, {"tbench", "15", "5", "2048"}};
         System.out.println("shape    clients  baseline/s(+/- std)  SIS_CACHE/s(+/- std)  gain    migrations per"
                 + " 1000 wakeups, idle");
@@ -85,7 +96,7 @@ public final class Seed002Table {
         KernelConfig k = KernelConfig.of(KernelProfiles.byName("6.18"), 1000, f, 5000);
         WorkloadSpec oltp = WorkloadSpec.of("oltp", "/", new WorkloadSpec.RequestResponse(pairs, 60, 30, null));
         WorkloadSpec bg = WorkloadSpec.periodic("bg", "/", background, 300, 200, 30);
-        return new EngineSpec(TopologyPresets.byName("spr-2s-60c-smt2").spec(), k,
+        return new EngineSpec(TopologyPresets.byName(PRESET).spec(), k,
                 List.of(CgroupSpec.unlimited("/", 100)), List.of(oltp, bg), durationUs, false);
     }
 
@@ -94,8 +105,9 @@ public final class Seed002Table {
         f.put(Feature.SIS_CACHE, sisCache);
         KernelConfig k = KernelConfig.of(KernelProfiles.byName("6.18"), 250, f, 5000);
         WorkloadSpec rr = new WorkloadSpec("rr", "/", 0, null, Integer.parseInt(shape[3]),
-                new WorkloadSpec.RequestResponse(pairs, Long.parseLong(shape[1]), Long.parseLong(shape[2]), null));
-        return new EngineSpec(TopologyPresets.byName("spr-2s-60c-smt2").spec(), k,
+                new WorkloadSpec.RequestResponse(pairs, Long.parseLong(shape[1]), Long.parseLong(shape[2]), null,
+                        LINES));
+        return new EngineSpec(TopologyPresets.byName(PRESET).spec(), k,
                 List.of(CgroupSpec.unlimited("/", 100)), List.of(rr), durationUs, false);
     }
 }

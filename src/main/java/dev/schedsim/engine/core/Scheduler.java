@@ -210,8 +210,10 @@ public final class Scheduler {
             // (hrtimer_start_range_ns() and the way back: HardwareModel.hrtimerSleepNs); out of an idle state the CPU
             // may run it cold, for a share of the exit's time (HardwareModel.idleExitCpuShare: on validation-2c
             // about as long again, measured), and a wakeup sent from another CPU by IPI costs its path (ipiWakeNs).
+            // A message its waker wrote on another CPU is read from there (CacheModel.messageTransfer()).
             execution.stall(cpu, wakeKernelNs + (next.timedSleep ? hrtimerSleepNs : 0)
-                    + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0) + (next.ipiWake ? ipiWakeNs : 0));
+                    + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0) + (next.ipiWake ? ipiWakeNs : 0)
+                    + cache.messageTransfer(cpu, next));
             next.ipiWake = false;
         }
         cpu.idleExitNs = 0;

@@ -61,6 +61,11 @@ public final class Task implements SimThread {
     public boolean irqWake;
     /** Its last wakeup came to an idle CPU from another one, by IPI: HardwareModel.ipiWakeNs (WakeIpi). */
     public boolean ipiWake;
+    /**
+     * The CPU its waker ran on when it woke it with a message (a sync wakeup of a request-response thread), whose
+     * lines it reads when it runs: CacheModel.messageTransfer(); -1: none.
+     */
+    public int wakeDataCpu = -1;
     /** The armed sleep's hrtimer: soft and hard expiry, and the CPU whose hrtimer base holds it (-1: none). */
     public long timerSoftNs;
     public long timerHardNs;

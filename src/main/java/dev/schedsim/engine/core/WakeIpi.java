@@ -9,6 +9,14 @@ package dev.schedsim.engine.core;
  * host wakes the halted vCPU), and the woken task pays {@code ipiWakeNs} of CPU when it switches in (the send and
  * the target's side: on a virtual machine exits to the host; a pair waking each other across the CPUs measures
  * their sum, charged here to the woken task). Both 0 by default: the idle exit alone.
+ *
+ * <p>0 is also what bare metal with a polling idle costs, as the Sapphire Rapids preset (seed 002) has it: intel_idle's
+ * C1 and C1E are MWAIT states, and mwait_idle_with_hints() (arch/x86/include/asm/mwait.h) arms MONITOR on the idle
+ * task's thread flags after current_set_polling_and_test(), so send_call_function_single_ipi() (kernel/sched/core.c)
+ * finds set_nr_if_polling() true and sends no IPI (trace_sched_wake_idle_without_ipi()): the waker's write of that
+ * line ends the MWAIT, and the target pays its C1 exit (1 µs, intel_idle.c's spr_cstates, the default
+ * shallowIdleExitNs). The lines such a wakeup and its message move are the workload's
+ * (WorkloadSpec.RequestResponse#messageLines).
  */
 final class WakeIpi {
     private final long deliveryNs;

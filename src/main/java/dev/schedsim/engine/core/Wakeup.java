@@ -73,6 +73,8 @@ public final class Wakeup implements ThreadOps {
         }
         p.wakeups++;
         counters.wakeups++;
+        // (a sync wakeup from a request-response thread carries its message: CacheModel.messageTransfer())
+        p.wakeDataCpu = sync && p.workload.messageLines > 0 ? wakerCpu : -1;
         if (p.se.delayed) {
             // ttwu_runnable(): still queued from its sleep (DELAY_DEQUEUE): requeued where it is, no CPU chosen.
             recorder.waking(p, wakerCpu, p.cpu, p.cpu, clock.now);

@@ -84,12 +84,44 @@ public record WorkloadSpec(String name, String cgroup, int nice, int[] cpus, int
      * @param thinkUs   client work between requests
      * @param serverCpus the servers' affinity apart from their clients' (null: the workload's), as latbench's
      *                   {@code peer=} pins them: every wakeup then crosses between the CPUs (engine only)
+     * @param messageLines the cache lines a request or a response moves from the sender's CPU to the receiver's
+     *                   when they run apart (the socket's and the skb's, {@link #TCP_RR_LOOPBACK_LINES}); the
+     *                   receiver pays each line's transfer by distance (HardwareModel.lineTransferNs) before it
+     *                   runs. 0 (the default): the data costs nothing, as the validation guest's calibrated
+     *                   wakeup costs already hold it (engine only)
      */
-    public record RequestResponse(int pairs, long serviceUs, long thinkUs, int[] serverCpus) implements Kind {
+    public record RequestResponse(int pairs, long serviceUs, long thinkUs, int[] serverCpus, int messageLines)
+            implements Kind {
         /** Pairs whose servers run wherever the workload's affinity lets them, with their clients. */
         public RequestResponse(int pairs, long serviceUs, long thinkUs) {
-            this(pairs, serviceUs, thinkUs, null);
+            this(pairs, serviceUs, thinkUs, null, 0);
         }
+
+        /** Pairs whose messages cost nothing to move between CPUs. */
+        public RequestResponse(int pairs, long serviceUs, long thinkUs, int[] serverCpus) {
+            this(pairs, serviceUs, thinkUs, serverCpus, 0);
+        }
+
+        public RequestResponse {
+            if (messageLines < 0) {
+                throw new IllegalArgumentException("messageLines must be >= 0");
+            }
+        }
+
+        /**
+         * The cache lines one TCP_RR message over loopback moves between the sender's and the receiver's CPUs when
+         * they differ, counted from the kernel's structures at the posting's base (v6.7, x86-64; docs/model.md,
+         * "Seed 002's client/server rows"): the delivered sk_buff (232 bytes, 4 lines), its head with the
+         * Ethernet, IP and TCP headers and netperf's 1-byte payload (2), skb_shared_info's first line (dataref,
+         * nr_frags: 1), written by the sender and read and freed by tcp_recvmsg(); the receiving socket's lines
+         * its softirq writes on the sender's CPU in tcp_rcv_established() — struct sock's receive queue and
+         * memory accounting (2), the socket_wq that sock_def_readable() wakes (1), tcp_sock's receive and
+         * shared send/receive fields (rcv_nxt, rcv_wup, rcvq_space, rcv_rtt_est; snd_una, packets_out: 4) and
+         * icsk_ack (1); the receiver's previous sent skb, acked by this message and freed on the sender's CPU by
+         * tcp_clean_rtx_queue() (4); and the wakeup's own: the wakee's try_to_wake_up() fields, the target rq's
+         * wake_list and the idle task's thread flags that set_nr_if_polling() writes (3).
+         */
+        public static final int TCP_RR_LOOPBACK_LINES = 22;
 
         @Override
         public WorkloadType type() {

@@ -32,6 +32,8 @@ public final class WorkloadRun {
     public final boolean threadClock;
     /** spec.footprintKb(), read at every context switch. */
     public final int footprintKb;
+    /** The cache lines a request-response message moves between CPUs (RequestResponse.messageLines; else 0). */
+    public final int messageLines;
     /** Threads that have not exited. */
     public int live;
     /** When the last thread exited, ns; -1 while some run. */
@@ -56,6 +58,8 @@ public final class WorkloadRun {
         this.tasks = new Task[threads];
         this.live = threads;
         this.footprintKb = spec.footprintKb();
+        this.messageLines = background == null && spec.kind() instanceof WorkloadSpec.RequestResponse rr
+                ? rr.messageLines() : 0;
         this.program = background != null ? new BackgroundProgram(this, background, random)
                 : Programs.of(this, spec.kind());
         this.finite = program.finite();
