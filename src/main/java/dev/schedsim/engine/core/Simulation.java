@@ -475,7 +475,7 @@ public final class Simulation {
         for (TaskGroup g : groups) {
             g.usageNs = 0;
         }
-        warmupEnergyJ = power.finish(smt.coreBusy());
+        warmupEnergyJ = power.energyNow(smt.coreBusy());
     }
 
     /**
@@ -504,7 +504,7 @@ public final class Simulation {
                 recorder.add(recorder.busyNs, cpu.lastBusyStart, now);
             }
         }
-        double energy = power.finish(smt.coreBusy()) - warmupEnergyJ;
+        double energy = power.energyNow(smt.coreBusy()) - warmupEnergyJ;
         // (the report is of the spec's workloads and cgroups; the machine's background threads show only as CPU
         // time, the warm-up runs not at all)
         WorkloadRun[] reported = java.util.Arrays.copyOf(workloads, spec.workloads().size());

@@ -38,21 +38,30 @@ public final class Power {
         long dt = now - coreSince[core];
         coreSince[core] = now;
         if (busy > 0 && dt > 0) {
-            coreEnergyJ[core] += (hw.coreBusyWatts() + hw.smtThreadWatts() * (busy - 1)) * dt * 1e-9;
+            coreEnergyJ[core] += busyJoules(busy, dt);
         }
     }
 
     private void accountIdleEnergy(int core) {
-        long idle = clock.now - coreIdleFrom[core];
+        coreEnergyJ[core] += idleJoules(clock.now - coreIdleFrom[core]);
+    }
+
+    /** A core with {@code busy} busy threads for {@code dt} ns. */
+    private double busyJoules(int busy, long dt) {
+        return (hw.coreBusyWatts() + hw.smtThreadWatts() * (busy - 1)) * dt * 1e-9;
+    }
+
+    /** An idle period of {@code idle} ns: shallow up to the deep state's residency, deep beyond. */
+    private double idleJoules(long idle) {
         long shallow = Math.min(idle, hw.deepIdleResidencyNs());
-        coreEnergyJ[core] += hw.coreIdleWatts() * shallow * 1e-9 + hw.deepIdleWatts() * (idle - shallow) * 1e-9;
+        return hw.coreIdleWatts() * shallow * 1e-9 + hw.deepIdleWatts() * (idle - shallow) * 1e-9;
     }
 
     /**
      * The energy of the run so far, every core accounted up to now; {@code busy} is each core's busy threads. It
      * changes nothing: the run may go on (the energy at the end of warm-up runs is subtracted from the report's).
      */
-    public double finish(int[] busy) {
+    public double energyNow(int[] busy) {
         long now = clock.now;
         double energy = 0;
         for (int core = 0; core < busy.length; core++) {
@@ -60,12 +69,10 @@ public final class Power {
             if (busy[core] > 0) {
                 long dt = now - coreSince[core];
                 if (dt > 0) {
-                    e += (hw.coreBusyWatts() + hw.smtThreadWatts() * (busy[core] - 1)) * dt * 1e-9;
+                    e += busyJoules(busy[core], dt);
                 }
             } else {
-                long idle = now - coreIdleFrom[core];
-                long shallow = Math.min(idle, hw.deepIdleResidencyNs());
-                e += hw.coreIdleWatts() * shallow * 1e-9 + hw.deepIdleWatts() * (idle - shallow) * 1e-9;
+                e += idleJoules(now - coreIdleFrom[core]);
             }
             energy += e;
         }
