@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The model's side of scripts/trace-case.py: one latency case simulated with its trace on, written as ftrace text
+ * The model's side of scripts/trace-case.py: one latency case simulated with its trace on (after the warm-up run the
+ * suite gives it; the trace is the reported run's), written as ftrace text
  * for {@code scripts/trace-case.py --analyse FILE g0} (the model's threads are named after their group, g0, g1 …).
  * Runs only when asked:
  * {@code ./mvnw test -Dtest=LatencyCaseTrace -Dtrace.case=latency-cases-2026-12-02b/four-2000 [-Dtrace.seed=1]
@@ -24,7 +25,7 @@ class LatencyCaseTrace {
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no latency case " + name));
         EngineSpec s = LatencyValidationTests.spec(c);
         EngineSpec traced = new EngineSpec(s.topology(), s.kernel(), s.cgroups(), s.workloads(), s.durationUs(), true,
-                s.startUs(), s.stopUs());
+                s.startUs(), s.stopUs(), s.warmup());
         Report r = Specs.run(traced, Long.parseLong(System.getProperty("trace.seed", "1")));
         List<String> cgroups = traced.cgroups().stream().map(CgroupSpec::path).toList();
         Path out = Path.of(System.getProperty("trace.out", "/tmp/model-trace.txt"));
