@@ -62,13 +62,13 @@ class EngineIsolationTests {
     /** One owner per piece of shared state: the fields others read, each written by one class only. */
     static final ArchRule[] OWNERS = {
         owner("dev.schedsim.engine.event.SimClock", "now", "dev.schedsim.engine.core.Simulation"),
-        owner("dev.schedsim.engine.core.Cpu", "curr", "dev.schedsim.engine.core.RunQueues"),
-        owner("dev.schedsim.engine.core.Cpu", "nrRunning", "dev.schedsim.engine.core.RunQueues"),
-        owner("dev.schedsim.engine.core.Cpu", "overheadDebt", "dev.schedsim.engine.machine.Execution"),
-        owner("dev.schedsim.engine.core.Cpu", "rate", "dev.schedsim.engine.machine.Smt"),
-        owner("dev.schedsim.engine.fair.CfsRq", "throttled", "dev.schedsim.engine.bandwidth.Throttle"),
-        owner("dev.schedsim.engine.fair.CfsRq", "throttleCount", "dev.schedsim.engine.bandwidth.Throttle"),
-        owner("dev.schedsim.engine.fair.CfsRq", "hNrRunning", "dev.schedsim.engine.fair.FairQueue"),
+        owner("dev.schedsim.engine.sched.Cpu", "curr", "dev.schedsim.engine.sched.RunQueues"),
+        owner("dev.schedsim.engine.sched.Cpu", "nrRunning", "dev.schedsim.engine.sched.RunQueues"),
+        owner("dev.schedsim.engine.sched.Cpu", "overheadDebt", "dev.schedsim.engine.machine.Execution"),
+        owner("dev.schedsim.engine.sched.Cpu", "rate", "dev.schedsim.engine.machine.Smt"),
+        owner("dev.schedsim.engine.sched.CfsRq", "throttled", "dev.schedsim.engine.bandwidth.Throttle"),
+        owner("dev.schedsim.engine.sched.CfsRq", "throttleCount", "dev.schedsim.engine.bandwidth.Throttle"),
+        owner("dev.schedsim.engine.sched.CfsRq", "hNrRunning", "dev.schedsim.engine.fair.FairQueue"),
     };
 
     /** fair.c's view of bandwidth control is fair.Bandwidth: bandwidth may reach into fair, not the reverse. */
@@ -130,7 +130,7 @@ class EngineIsolationTests {
 
     /** A class that writes a field it does not own, to show the owner rules can fail. */
     static final class Writer {
-        void clear(dev.schedsim.engine.core.Cpu cpu) {
+        void clear(dev.schedsim.engine.sched.Cpu cpu) {
             cpu.curr = null;
         }
     }

@@ -35,10 +35,10 @@ class EngineStateOwnersTests {
             .importPackages("dev.schedsim.engine");
 
     private static final String E = "dev.schedsim.engine.";
-    static final String TASK = E + "core.Task";
-    static final String CPU = E + "core.Cpu";
-    static final String CFS_RQ = E + "fair.CfsRq";
-    static final String ENTITY = E + "fair.Entity";
+    static final String TASK = E + "sched.Task";
+    static final String CPU = E + "sched.Cpu";
+    static final String CFS_RQ = E + "sched.CfsRq";
+    static final String ENTITY = E + "sched.Entity";
 
     /**
      * Fields of one holder and the classes or packages ({@code "dev.schedsim.engine.fair.."}) that may set them;
@@ -55,18 +55,18 @@ class EngineStateOwnersTests {
     }
 
     static final List<Group> GROUPS = List.of(
-        // struct rq (core.Cpu)
-        group(CPU, "rq->curr, rq->nr_running, rq->cfs_tasks", List.of(E + "core.RunQueues"),
+        // struct rq (sched.Cpu)
+        group(CPU, "rq->curr, rq->nr_running, rq->cfs_tasks", List.of(E + "sched.RunQueues"),
                 "curr", "nrRunning", "lruHead", "lruTail"),
         group(CPU, "h_nr_queued − h_nr_runnable (DELAY_DEQUEUE)", List.of(E + "fair.FairQueue"), "nrDelayed"),
         group(CPU, "__schedule(): the switch and the CPU's idle state", List.of(E + "core.Scheduler"),
                 "busy", "idleExitDone", "idleExitNs", "idleSince", "lastRan", "lastBusyStart"),
-        group(CPU, "TIF_NEED_RESCHED (resched_curr())", List.of(E + "core.Resched"), "needResched"),
+        group(CPU, "TIF_NEED_RESCHED (resched_curr())", List.of(E + "sched.Resched"), "needResched"),
         group(CPU, "sched_skew_tick's offset (tick_setup_sched_timer())", List.of(E + "core.Simulation"),
                 "tickSkewNs"),
         group(CPU, "the host's preemption of the vCPU (model)", List.of(E + "core.HostStalls"),
                 "stolenUntil", "reschedAfterStall"),
-        group(CPU, "update_rq_clock_task()", List.of(E + "core.RqClock"),
+        group(CPU, "update_rq_clock_task()", List.of(E + "sched.RqClock"),
                 "nonTaskTaken", "nonTaskPending", "clockWall"),
         group(CPU, "work and overhead accounting (model)", List.of(E + "machine.Execution"),
                 "overheadDebt", "overheadNs", "workSince"),
@@ -82,14 +82,14 @@ class EngineStateOwnersTests {
         group(CPU, "the next tick, a wakeup IPI's delay, the busy time (core.c)", List.of(E + "core.."),
                 "nextTick", "ipiDelayNs", "busyNs"),
 
-        // struct task_struct (core.Task)
+        // struct task_struct (sched.Task)
         group(TASK, "the program's request: its run or sleep (SimThread)", List.of(),
                 "clockRun", "clockRunNs", "infinite", "spinNs", "sleepNs", "sleepSlackNs"),
         group(TASK, "the run segment's progress", List.of(E + "machine.Execution"),
                 "remainingWork", "spinUntil", "clockRunUntil", "workDoneNs"),
         group(TASK, "the sleep's hrtimer (hrtimer_start_range_ns())", List.of(E + "core.HrtimerBases"),
                 "timerSoftNs", "timerHardNs", "timerIndex", "timerCpu"),
-        group(TASK, "rq->cfs_tasks links", List.of(E + "core.RunQueues"), "lruPrev", "lruNext", "onLru"),
+        group(TASK, "rq->cfs_tasks links", List.of(E + "sched.RunQueues"), "lruPrev", "lruNext", "onLru"),
         group(TASK, "wake_wide()'s record_wakee()", List.of(E + "select.SelectTaskRq"),
                 "lastWakee", "wakeeFlips", "wakeeFlipDecayTs"),
         group(TASK, "SIS_CACHE's avg_hot_dur, last_dequeue_cpu", List.of(E + "select.SisCache"),
@@ -104,16 +104,16 @@ class EngineStateOwnersTests {
         group(TASK, "wakeup, migration and switch bookkeeping (core.c)", List.of(E + "core.."),
                 "migrations", "wakeTime", "lastRanNs", "ipiWake", "irqWake"),
 
-        // struct cfs_rq (fair.CfsRq)
+        // struct cfs_rq (sched.CfsRq)
         group(CFS_RQ, "the queue itself: array or tree, curr", List.of(), "nr", "queue", "timeline", "treeMode",
                 "curr", "limbo"),
         group(CFS_RQ, "cfs_rq->h_nr_queued (enqueue/dequeue_entity())", List.of(E + "fair.FairQueue"),
                 "hNrRunning", "lastActiveNs"),
         group(CFS_RQ, "cfs_rq->load, avg_vruntime's sums", List.of(E + "fair.."), "load", "sumWv"),
-        group(CFS_RQ, "cfs_rq->on_list (list_add_leaf_cfs_rq(), list_del_leaf_cfs_rq())", List.of(E + "core.Cpu"),
+        group(CFS_RQ, "cfs_rq->on_list (list_add_leaf_cfs_rq(), list_del_leaf_cfs_rq())", List.of(E + "sched.Cpu"),
                 "onLeafList"),
         group(CFS_RQ, "cfs_rq->min_vruntime (update_min_vruntime())", List.of(E + "fair.Pick"), "minVruntime"),
-        group(CFS_RQ, "the group entity (init_tg_cfs_entry())", List.of(E + "fair.TaskGroup"), "se"),
+        group(CFS_RQ, "the group entity (init_tg_cfs_entry())", List.of(E + "sched.TaskGroup"), "se"),
         group(CFS_RQ, "throttle_cfs_rq(), unthrottle_cfs_rq(), the limbo lists",
                 List.of(E + "bandwidth.Throttle"), "throttled", "throttleCount", "throttledClock", "nLimbo"),
         group(CFS_RQ, "cfs_rq->runtime_enabled (tg_set_cfs_bandwidth())", List.of(E + "bandwidth.BandwidthPool"),
@@ -122,15 +122,16 @@ class EngineStateOwnersTests {
                 "runtimeRemaining", "runtimeExpires"),
         group(CFS_RQ, "cfs_b->throttled_cfs_rq", List.of(E + "bandwidth.CfsBandwidth"), "onThrottledList"),
 
-        // struct sched_entity (fair.Entity)
+        // struct sched_entity (sched.Entity)
         group(ENTITY, "on the cfs_rq: __enqueue_entity(), DELAY_DEQUEUE", List.of(E + "fair.FairQueue"),
                 "onRq", "delayed", "fresh"),
-        group(ENTITY, "its place in the queue's array or tree", List.of(E + "fair.CfsRq", E + "fair.Timeline"),
+        group(ENTITY, "its place in the queue's array or tree", List.of(E + "sched.CfsRq", E + "sched.Timeline"),
                 "index", "seq", "inTree", "tl", "tr", "tprio", "tmin"),
         group(ENTITY, "se->sum_exec_runtime (update_curr())", List.of(E + "fair.UpdateCurr"), "sumExec"),
         group(ENTITY, "se->prev_sum_exec_runtime (set_next_entity())", List.of(E + "fair.FairPick"),
                 "prevSumExec"),
-        group(ENTITY, "vruntime, deadline, vlag, vprot, the hierarchy (fair.c)", List.of(E + "fair.."),
+        group(ENTITY, "vruntime, deadline, vlag, vprot, the hierarchy (fair.c)",
+                List.of(E + "fair..", E + "sched.TaskGroup"),
                 "vruntime", "deadline", "vlag", "vprot", "parent", "cfsRq"),
         group(ENTITY, "se->slice (sched_slice at fork, the base slice)", List.of(E + "core.Simulation"), "slice"),
         group(ENTITY, "se->load.weight (reweight_entity(); set at creation)", List.of(E + "fair.GroupShares"),
@@ -222,7 +223,7 @@ class EngineStateOwnersTests {
 
     /** A class outside the bandwidth mechanism that sets a cfs_rq's remaining runtime, to show the rules can fail. */
     static final class Refill {
-        void refill(dev.schedsim.engine.fair.CfsRq q) {
+        void refill(dev.schedsim.engine.sched.CfsRq q) {
             q.runtimeRemaining = 1;
         }
     }

@@ -1,9 +1,9 @@
 package dev.schedsim.engine;
 
-import dev.schedsim.engine.fair.CfsRq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.schedsim.engine.sched.CfsRq;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.TopologySpec;

@@ -1,8 +1,8 @@
 package dev.schedsim.engine.balance;
 
-import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.topology.Topology;
 
 /**

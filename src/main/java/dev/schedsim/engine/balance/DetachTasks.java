@@ -1,12 +1,12 @@
 package dev.schedsim.engine.balance;
 
-import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.core.Migration;
-import dev.schedsim.engine.core.RunQueues;
-import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.fair.GroupShares;
-import dev.schedsim.engine.fair.Tunables;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.RunQueues;
+import dev.schedsim.engine.sched.Task;
+import dev.schedsim.engine.sched.Tunables;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.topology.DomainLevel;

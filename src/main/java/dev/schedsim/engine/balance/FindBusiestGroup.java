@@ -1,8 +1,8 @@
 package dev.schedsim.engine.balance;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.RunQueues;
 import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.RunQueues;
 import dev.schedsim.engine.topology.DomainLevel;
 import dev.schedsim.engine.topology.RootDomain;
 import dev.schedsim.engine.topology.SchedDomainShared;

@@ -1,10 +1,10 @@
 package dev.schedsim.engine.balance;
 
-import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.event.SimClock;
-import dev.schedsim.engine.fair.Tunables;
 import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Tunables;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.topology.RootDomain;

@@ -1,7 +1,7 @@
 package dev.schedsim.engine.balance;
 
-import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.topology.DomainLevel;
 

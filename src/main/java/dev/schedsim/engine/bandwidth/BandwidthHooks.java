@@ -1,7 +1,7 @@
 package dev.schedsim.engine.bandwidth;
 
-import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.KernelConfig;

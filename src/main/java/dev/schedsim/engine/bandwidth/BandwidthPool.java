@@ -1,16 +1,16 @@
 package dev.schedsim.engine.bandwidth;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.stats.Recorder;
-import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
-import dev.schedsim.engine.fair.CfsRq;
-import dev.schedsim.engine.fair.TaskGroup;
 import dev.schedsim.engine.fair.UpdateCurr;
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
+import dev.schedsim.engine.sched.TaskGroup;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
+import dev.schedsim.engine.stats.Recorder;
 import java.util.SplittableRandom;
 
 /**

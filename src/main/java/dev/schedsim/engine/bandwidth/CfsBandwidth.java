@@ -1,7 +1,7 @@
 package dev.schedsim.engine.bandwidth;
 
-import dev.schedsim.engine.fair.CfsRq;
-import dev.schedsim.engine.fair.TaskGroup;
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.TaskGroup;
 
 /**
  * A {@code struct cfs_bandwidth} (kernel/sched/sched.h): the group's global pool, its period and slack timers

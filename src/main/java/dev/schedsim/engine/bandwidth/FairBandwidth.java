@@ -1,9 +1,9 @@
 package dev.schedsim.engine.bandwidth;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.fair.Bandwidth;
-import dev.schedsim.engine.fair.CfsRq;
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
 
 /** The fair class's view of bandwidth control ({@link Bandwidth}): the static key's hooks, the throttle, the pool. */
 public final class FairBandwidth implements Bandwidth {

@@ -2,6 +2,9 @@ package dev.schedsim.engine.core;
 
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.RunQueues;
+import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.stats.Recorder;
 
 /**

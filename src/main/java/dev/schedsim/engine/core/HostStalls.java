@@ -5,6 +5,9 @@ import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
 import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.machine.MachineActivity;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Resched;
+import dev.schedsim.engine.sched.RqClock;
 
 /**
  * (model) A virtual machine's host preempting a busy vCPU ({@code MachineNoise.HostStall}): for the stall nothing

@@ -2,6 +2,7 @@ package dev.schedsim.engine.core;
 
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
+import dev.schedsim.engine.sched.Task;
 
 /**
  * The sleep timers of each CPU's hrtimer base (kernel/time/hrtimer.c): a sleep with slack is armed with a soft

@@ -3,6 +3,8 @@ package dev.schedsim.engine.core;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
 
 /**
  * hrtimer_interrupt() on a CPU that is running a task (kernel/time/hrtimer.c): each sleep timer it expires runs

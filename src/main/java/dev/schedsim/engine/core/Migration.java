@@ -8,6 +8,11 @@ import dev.schedsim.engine.fair.UpdateCurr;
 import dev.schedsim.engine.machine.CacheModel;
 import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.sched.Counters;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Resched;
+import dev.schedsim.engine.sched.RunQueues;
+import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.stats.Recorder;
 
 /**

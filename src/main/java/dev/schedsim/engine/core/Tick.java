@@ -3,11 +3,13 @@ package dev.schedsim.engine.core;
 import dev.schedsim.engine.balance.PeriodicBalance;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
-import dev.schedsim.engine.fair.Entity;
 import dev.schedsim.engine.fair.GroupShares;
 import dev.schedsim.engine.fair.Preemption;
 import dev.schedsim.engine.fair.UpdateCurr;
 import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Entity;
+import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 

@@ -1,5 +1,8 @@
 package dev.schedsim.engine.core;
 
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
+
 /**
  * A wakeup onto another CPU that is idle (try_to_wake_up() → ttwu_queue_wakelist(), kernel/sched/core.c): the
  * waker queues the task on the target's wake list and sends it an IPI, since an idle CPU that does not poll — the

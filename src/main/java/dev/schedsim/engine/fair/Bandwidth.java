@@ -1,7 +1,8 @@
 package dev.schedsim.engine.fair;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
 
 /**
  * What the fair class asks of CPU bandwidth control: the hooks fair.c calls from update_curr(), enqueue, dequeue

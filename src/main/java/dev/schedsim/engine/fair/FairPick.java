@@ -1,11 +1,13 @@
 package dev.schedsim.engine.fair;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Counters;
-import dev.schedsim.engine.core.RunQueues;
-import dev.schedsim.engine.core.Task;
-import dev.schedsim.engine.core.TaskState;
 import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.Counters;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Entity;
+import dev.schedsim.engine.sched.RunQueues;
+import dev.schedsim.engine.sched.Task;
+import dev.schedsim.engine.sched.TaskState;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.stats.Recorder;

@@ -1,6 +1,10 @@
 package dev.schedsim.engine.fair;
 
-import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.Entity;
+import dev.schedsim.engine.sched.Task;
+import dev.schedsim.engine.sched.TaskGroup;
+import dev.schedsim.engine.sched.Weights;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 

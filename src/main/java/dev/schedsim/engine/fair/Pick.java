@@ -1,5 +1,9 @@
 package dev.schedsim.engine.fair;
 
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.Entity;
+import dev.schedsim.engine.sched.Timeline;
+
 /**
  * The picks of kernel/sched/fair.c and the virtual-time bookkeeping they need: EEVDF's average vruntime,
  * eligibility and pick, CFS's leftmost pick, and min_vruntime.

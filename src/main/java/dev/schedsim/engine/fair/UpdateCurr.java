@@ -1,13 +1,17 @@
 package dev.schedsim.engine.fair;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Resched;
-import dev.schedsim.engine.core.RqClock;
-import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.EventQueue;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Entity;
+import dev.schedsim.engine.sched.Resched;
+import dev.schedsim.engine.sched.RqClock;
+import dev.schedsim.engine.sched.Task;
+import dev.schedsim.engine.sched.TaskGroup;
+import dev.schedsim.engine.sched.Weights;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.KernelConfig;

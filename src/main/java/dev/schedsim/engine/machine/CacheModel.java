@@ -1,7 +1,7 @@
 package dev.schedsim.engine.machine;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.topology.Topology;
 

@@ -1,11 +1,11 @@
 package dev.schedsim.engine.machine;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.RqClock;
-import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.EventQueue;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.event.Timers;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.RqClock;
+import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 

@@ -1,7 +1,7 @@
 package dev.schedsim.engine.machine;
 
-import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.spec.HardwareModel;
 
 /**

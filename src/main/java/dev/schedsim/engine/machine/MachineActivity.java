@@ -1,7 +1,7 @@
 package dev.schedsim.engine.machine;
 
-import dev.schedsim.engine.core.Cpu;
 import dev.schedsim.engine.event.Timers;
+import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.spec.MachineNoise;
 import java.util.SplittableRandom;
 

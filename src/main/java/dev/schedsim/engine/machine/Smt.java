@@ -1,6 +1,6 @@
 package dev.schedsim.engine.machine;
 
-import dev.schedsim.engine.core.Cpu;
+import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.topology.Topology;
 

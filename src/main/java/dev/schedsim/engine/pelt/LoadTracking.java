@@ -1,11 +1,11 @@
 package dev.schedsim.engine.pelt;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Task;
-import dev.schedsim.engine.core.TaskState;
 import dev.schedsim.engine.event.SimClock;
-import dev.schedsim.engine.fair.CfsRq;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
+import dev.schedsim.engine.sched.TaskState;
 import dev.schedsim.engine.spec.HardwareModel;
 
 /**

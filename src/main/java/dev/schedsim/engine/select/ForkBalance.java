@@ -1,6 +1,6 @@
 package dev.schedsim.engine.select;
 
-import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.topology.Topology;
 
 /**

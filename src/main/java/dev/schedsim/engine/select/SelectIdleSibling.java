@@ -1,9 +1,9 @@
 package dev.schedsim.engine.select;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.KernelConfig;

@@ -1,9 +1,9 @@
 package dev.schedsim.engine.select;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.event.SimClock;
-import dev.schedsim.engine.fair.Tunables;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
+import dev.schedsim.engine.sched.Tunables;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 

@@ -1,8 +1,8 @@
 package dev.schedsim.engine.select;
 
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Task;
 import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
 
 /**
  * VCPU_PACK: the vCPU packing at the top of select_task_rq_fair() in the validation machine's guest kernel

@@ -1,8 +1,8 @@
 package dev.schedsim.engine.stats;
 
 import dev.schedsim.engine.Report;
-import dev.schedsim.engine.core.Task;
-import dev.schedsim.engine.fair.TaskGroup;
+import dev.schedsim.engine.sched.Task;
+import dev.schedsim.engine.sched.TaskGroup;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.schedsim.engine.stats;
 
 import dev.schedsim.engine.Report;
-import dev.schedsim.engine.bandwidth.CfsBandwidth;
 import dev.schedsim.engine.balance.BalanceCounters;
-import dev.schedsim.engine.core.Counters;
-import dev.schedsim.engine.core.Cpu;
-import dev.schedsim.engine.core.Task;
-import dev.schedsim.engine.fair.TaskGroup;
+import dev.schedsim.engine.bandwidth.CfsBandwidth;
+import dev.schedsim.engine.sched.Counters;
+import dev.schedsim.engine.sched.Cpu;
+import dev.schedsim.engine.sched.Task;
+import dev.schedsim.engine.sched.TaskGroup;
 import dev.schedsim.engine.select.SelectIdleSibling;
 import dev.schedsim.engine.topology.DomainLevel;
 import dev.schedsim.engine.workload.WorkloadRun;

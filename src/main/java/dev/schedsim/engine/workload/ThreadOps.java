@@ -1,6 +1,6 @@
 package dev.schedsim.engine.workload;
 
-import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.sched.Task;
 import java.util.SplittableRandom;
 
 /** What the scheduler core does for a program's thread: the wakeup path, the clock and the run's generator. */

@@ -1,6 +1,6 @@
 package dev.schedsim.engine.workload;
 
-import dev.schedsim.engine.core.Task;
+import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.RunClock;
 import dev.schedsim.engine.spec.WorkloadSpec;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.schedsim.engine.sched.CfsRq;
+import dev.schedsim.engine.sched.Entity;
+import dev.schedsim.engine.sched.Timeline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

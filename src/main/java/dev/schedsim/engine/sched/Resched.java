@@ -1,4 +1,4 @@
-package dev.schedsim.engine.core;
+package dev.schedsim.engine.sched;
 
 /**
  * resched_curr(): marks a CPU TIF_NEED_RESCHED and queues it for {@code schedule()}, which the event loop runs
@@ -27,7 +27,7 @@ public final class Resched {
     }
 
     /** The next marked CPU, its mark cleared; null when none is. */
-    Cpu poll() {
+    public Cpu poll() {
         if (size == 0) {
             return null;
         }

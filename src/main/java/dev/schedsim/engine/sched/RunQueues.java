@@ -1,4 +1,4 @@
-package dev.schedsim.engine.core;
+package dev.schedsim.engine.sched;
 
 import dev.schedsim.engine.topology.RootDomain;
 import dev.schedsim.engine.topology.SchedDomainShared;

@@ -1,7 +1,5 @@
-package dev.schedsim.engine.core;
+package dev.schedsim.engine.sched;
 
-import dev.schedsim.engine.fair.CfsRq;
-import dev.schedsim.engine.fair.Tunables;
 import dev.schedsim.engine.pelt.Pelt;
 
 /**

@@ -1,4 +1,4 @@
-package dev.schedsim.engine.fair;
+package dev.schedsim.engine.sched;
 
 /**
  * Weights, virtual time and the fair class's tunables (kernel/sched/core.c's {@code sched_prio_to_weight[]},

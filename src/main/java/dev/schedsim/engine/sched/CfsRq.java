@@ -1,6 +1,4 @@
-package dev.schedsim.engine.fair;
-
-import dev.schedsim.engine.core.Task;
+package dev.schedsim.engine.sched;
 
 /**
  * A {@code struct cfs_rq}: one task group's run queue on one CPU, with the bandwidth fields of CONFIG_CFS_BANDWIDTH

@@ -1,4 +1,4 @@
-package dev.schedsim.engine.fair;
+package dev.schedsim.engine.sched;
 
 import java.util.ArrayList;
 import java.util.List;

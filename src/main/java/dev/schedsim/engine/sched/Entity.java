@@ -1,6 +1,4 @@
-package dev.schedsim.engine.fair;
-
-import dev.schedsim.engine.core.Task;
+package dev.schedsim.engine.sched;
 
 /**
  * A {@code struct sched_entity}: a task's, or a task group's on one CPU. Virtual times are in nanoseconds of

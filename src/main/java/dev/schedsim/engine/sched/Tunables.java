@@ -1,4 +1,4 @@
-package dev.schedsim.engine.fair;
+package dev.schedsim.engine.sched;
 
 import dev.schedsim.engine.spec.KernelConfig;
 

@@ -1,4 +1,4 @@
-package dev.schedsim.engine.core;
+package dev.schedsim.engine.sched;
 
 /** The machine-wide counts the report gives (the sums of rq->nr_switches and of the tasks' wakeups and moves). */
 public final class Counters {
@@ -12,7 +12,7 @@ public final class Counters {
     public long wakeups;
 
     /** The report starts here (after warm-up runs). */
-    void reset() {
+    public void reset() {
         contextSwitches = 0;
         migrations = 0;
         wakeupMigrations = 0;

@@ -1,7 +1,5 @@
-package dev.schedsim.engine.core;
+package dev.schedsim.engine.sched;
 
-import dev.schedsim.engine.fair.Entity;
-import dev.schedsim.engine.fair.TaskGroup;
 import dev.schedsim.engine.pelt.Pelt;
 import dev.schedsim.engine.workload.Action;
 import dev.schedsim.engine.workload.SimThread;

@@ -1,4 +1,4 @@
-package dev.schedsim.engine.fair;
+package dev.schedsim.engine.sched;
 
 /**
  * A long run queue's {@code tasks_timeline}: the queued entities other than curr in a search tree ordered by

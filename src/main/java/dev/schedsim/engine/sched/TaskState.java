@@ -1,4 +1,4 @@
-package dev.schedsim.engine.core;
+package dev.schedsim.engine.sched;
 
 /** Where a task is (the model's summary of p->__state and p->on_rq). */
 public enum TaskState {
