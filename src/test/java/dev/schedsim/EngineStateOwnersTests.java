@@ -76,7 +76,7 @@ class EngineStateOwnersTests {
         group(CPU, "rq->leaf_cfs_rq_list (list_add_leaf_cfs_rq(), list_del_leaf_cfs_rq())", List.of(),
                 "leaf", "nLeaf"),
         group(CPU, "cache footprint (model)", List.of(E + "machine.CacheModel"), "kbTouched"),
-        group(CPU, "SIS_CACHE's rq->cache_hot_timeout", List.of(E + "select.SisCache"), "cacheHotTimeout"),
+        group(CPU, "SIS_CACHE's rq->cache_hot_timeout", List.of(E + "fair.SisCache"), "cacheHotTimeout"),
         group(CPU, "rq->avg_idle (ttwu_do_activate())", List.of(E + "core.Wakeup"), "avgIdle"),
         group(CPU, "rq->max_idle_balance_cost", List.of(E + "balance.."), "maxIdleBalanceCost"),
         group(CPU, "the next tick, a wakeup IPI's delay, the busy time (core.c)", List.of(E + "core.."),
@@ -92,7 +92,7 @@ class EngineStateOwnersTests {
         group(TASK, "rq->cfs_tasks links", List.of(E + "sched.RunQueues"), "lruPrev", "lruNext", "onLru"),
         group(TASK, "wake_wide()'s record_wakee()", List.of(E + "select.SelectTaskRq"),
                 "lastWakee", "wakeeFlips", "wakeeFlipDecayTs"),
-        group(TASK, "SIS_CACHE's avg_hot_dur, last_dequeue_cpu", List.of(E + "select.SisCache"),
+        group(TASK, "SIS_CACHE's avg_hot_dur, last_dequeue_cpu", List.of(E + "fair.SisCache"),
                 "avgHotDur", "lastDequeueCpu"),
         group(TASK, "p->recent_used_cpu (select_idle_sibling())", List.of(E + "select.SelectIdleSibling"),
                 "recentUsedCpu"),
@@ -145,7 +145,7 @@ class EngineStateOwnersTests {
         Map.entry(TASK + ".cpu", "core.Simulation, fair.FairQueue"),
         Map.entry(TASK + ".contextSwitches", "core.ContextSwitch, fair.FairPick"),
         Map.entry(TASK + ".pendingWakes", "core.Wakeup, workload.WorkloadRun"),
-        Map.entry(TASK + ".lastDequeueTime", "core.Migration, select.SisCache"));
+        Map.entry(TASK + ".lastDequeueTime", "core.Migration, fair.SisCache"));
 
     /** A class is one of the owners: its top-level class is named, or it lies in a named package ("x.y.."). */
     static DescribedPredicate<JavaClass> ownerOrHolder(Group g) {

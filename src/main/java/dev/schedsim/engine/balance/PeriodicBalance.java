@@ -1,6 +1,6 @@
 package dev.schedsim.engine.balance;
 
-import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.fair.LoadTracking;
 import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.sched.Tunables;
 import dev.schedsim.engine.spec.Feature;

@@ -1,7 +1,6 @@
 package dev.schedsim.engine.fair;
 
 import dev.schedsim.engine.event.SimClock;
-import dev.schedsim.engine.pelt.LoadTracking;
 import dev.schedsim.engine.sched.CfsRq;
 import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.sched.Entity;
@@ -9,7 +8,6 @@ import dev.schedsim.engine.sched.RunQueues;
 import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.sched.Tunables;
 import dev.schedsim.engine.sched.Weights;
-import dev.schedsim.engine.select.SisCache;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 

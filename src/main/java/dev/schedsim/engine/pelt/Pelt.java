@@ -8,7 +8,7 @@ package dev.schedsim.engine.pelt;
  *
  * <p>One instance tracks one signal: {@code load} (a weight while runnable), {@code runnable} (a count of
  * runnable tasks, or 1/0) and {@code running}. The simulation keeps one per task (its util) and one per CPU (the root cfs_rq's
- * load, runnable and util sums) — see {@link LoadTracking}.
+ * load, runnable and util sums) — see {@code fair.LoadTracking}.
  * <p><b>Limitations:</b> no frequency or capacity scaling (all CPUs run at capacity 1024); a CPU's signal
  * is tracked from its own runnable weight rather than summed from its entities; a task of the root group that
  * migrates takes its averages along ({@link #detach}, {@link #attach}), a task of another group does not (the
@@ -55,7 +55,7 @@ public final class Pelt {
      * The cfs_rq side of remove_entity_load_avg() as update_cfs_rq_load_avg() applies it: an entity's averages
      * leave the sums (sub_positive() of avg · divider).
      */
-    void detach(long load, long runnable, long util) {
+    public void detach(long load, long runnable, long util) {
         long divider = PELT_MIN_DIVIDER + periodContrib;
         loadSum = Math.max(0, loadSum - load * divider);
         runnableSum = Math.max(0, runnableSum - runnable * divider);
@@ -63,7 +63,7 @@ public final class Pelt {
     }
 
     /** The cfs_rq side of attach_entity_load_avg(): an entity's averages join the sums at this divider. */
-    void attach(long load, long runnable, long util) {
+    public void attach(long load, long runnable, long util) {
         long divider = PELT_MIN_DIVIDER + periodContrib;
         loadSum += load * divider;
         runnableSum += runnable * divider;

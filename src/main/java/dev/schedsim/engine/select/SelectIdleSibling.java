@@ -1,6 +1,7 @@
 package dev.schedsim.engine.select;
 
 import dev.schedsim.engine.event.SimClock;
+import dev.schedsim.engine.fair.SisCache;
 import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.sched.Task;

@@ -2,7 +2,7 @@ package dev.schedsim.engine.select;
 
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.fair.GroupShares;
-import dev.schedsim.engine.pelt.LoadTracking;
+import dev.schedsim.engine.fair.LoadTracking;
 import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.spec.Feature;

@@ -1,7 +1,8 @@
-package dev.schedsim.engine.pelt;
+package dev.schedsim.engine.fair;
 
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.machine.Execution;
+import dev.schedsim.engine.pelt.Pelt;
 import dev.schedsim.engine.sched.CfsRq;
 import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.sched.Task;

@@ -1,4 +1,4 @@
-package dev.schedsim.engine.select;
+package dev.schedsim.engine.fair;
 
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.sched.Cpu;
@@ -9,7 +9,7 @@ import dev.schedsim.engine.spec.KernelConfig;
 
 /**
  * SIS_CACHE (seed 002, patch 2, never merged): a short sleeper that leaves its CPU empty marks it cache-hot for
- * its average short sleep, and select_idle_cpu() passes over cache-hot idle CPUs ({@link SelectIdleSibling}).
+ * its average short sleep, and select_idle_cpu() passes over cache-hot idle CPUs ({@code select.SelectIdleSibling}).
  * The bookkeeping at dequeue and at wakeup is kept whether or not the feature is on, as the patch does.
  */
 public final class SisCache {
@@ -22,12 +22,12 @@ public final class SisCache {
     }
 
     /** Whether select_idle_cpu() skips cache-hot idle CPUs. */
-    boolean on() {
+    public boolean on() {
         return on;
     }
 
     /** Whether CPU c is cache-hot for a recent short sleeper. */
-    boolean cacheHot(Cpu c) {
+    public boolean cacheHot(Cpu c) {
         return clock.now < c.cacheHotTimeout;
     }
 
