@@ -1,6 +1,5 @@
 package dev.schedsim.engine.balance;
 
-import dev.schedsim.engine.core.Migration;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.fair.GroupShares;
 import dev.schedsim.engine.sched.Cpu;
@@ -23,13 +22,13 @@ final class DetachTasks {
 
     private final SchedDomains sd;
     private final RunQueues rqs;
-    private final Migration migration;
+    private final MigrationOps migration;
     private final SimClock clock;
     private final BalanceCounters counters;
     private final boolean taskThrottle; // TASK_BASED_THROTTLE
     private final Task[] detached = new Task[NR_MIGRATE + 1];
 
-    DetachTasks(KernelConfig kernel, SchedDomains sd, RunQueues rqs, Migration migration, SimClock clock,
+    DetachTasks(KernelConfig kernel, SchedDomains sd, RunQueues rqs, MigrationOps migration, SimClock clock,
                 BalanceCounters counters) {
         this.sd = sd;
         this.rqs = rqs;

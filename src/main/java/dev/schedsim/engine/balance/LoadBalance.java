@@ -1,6 +1,5 @@
 package dev.schedsim.engine.balance;
 
-import dev.schedsim.engine.core.Migration;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.fair.LoadTracking;
 import dev.schedsim.engine.machine.Execution;
@@ -33,7 +32,7 @@ public final class LoadBalance {
 
     public LoadBalance(KernelConfig kernel, HardwareModel hw, Topology topo, Cpu[] cpus, SimClock clock,
                        RunQueues rqs, RootDomain rd, SchedDomainShared shared, LoadTracking pelt,
-                       Execution execution, Migration migration, long seed) {
+                       Execution execution, MigrationOps migration, long seed) {
         this.domains = new SchedDomains(topo, kernel, clock);
         this.counters = new BalanceCounters(domains.nl);
         FindBusiestGroup groups = new FindBusiestGroup(domains, cpus, pelt, rqs, shared, topo, rd);

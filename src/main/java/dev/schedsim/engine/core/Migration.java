@@ -1,5 +1,6 @@
 package dev.schedsim.engine.core;
 
+import dev.schedsim.engine.balance.MigrationOps;
 import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.fair.FairPick;
 import dev.schedsim.engine.fair.FairQueue;
@@ -18,9 +19,9 @@ import dev.schedsim.engine.stats.Recorder;
 /**
  * Moving a task to another CPU for load balancing (kernel/sched/core.c): move_queued_task() for a queued task,
  * and what the stopper of an active balance does to a running one (migration_cpu_stop() preempts it, then moves
- * it the same way).
+ * it the same way). Load balancing asks for it through {@link MigrationOps}.
  */
-public final class Migration {
+public final class Migration implements MigrationOps {
     private final SimClock clock;
     private final RunQueues rqs;
     private final FairQueue fairQueue;
@@ -53,7 +54,7 @@ public final class Migration {
         this.recorder = recorder;
     }
 
-    /** move_queued_task() as load balancing does it: dequeue here, enqueue there, check preemption. */
+    @Override
     public void moveQueuedTask(Task p, int dst) {
         recorder.migrate(p, p.cpu, dst, clock.now);
         fairQueue.dequeueTask(p, 0);
@@ -65,7 +66,7 @@ public final class Migration {
         preemption.checkPreemptWakeupFair(rqs.cpu(dst), p);
     }
 
-    /** The stopper of active balancing preempts the running task on {@code src} and pushes it to dst. */
+    @Override
     public void pushRunningTask(Cpu src, Task p, int dst) {
         updateCurr.updateCurr(src);
         execution.updateWork(src);
