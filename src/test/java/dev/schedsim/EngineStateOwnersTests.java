@@ -101,6 +101,8 @@ class EngineStateOwnersTests {
         group(TASK, "its wakeups counted (ttwu_stat())", List.of(E + "core.Wakeup"), "wakeups"),
         group(TASK, "the CPU a woken message was written on (model)", List.of(E + "core.Wakeup"), "wakeDataCpu"),
         group(TASK, "a timed sleep (model)", List.of(E + "core.Lifecycle"), "timedSleep"),
+        group(TASK, "a wake kept for its next block (model; its own next() consumes it)", List.of(E + "core.Wakeup"),
+                "pendingWakes"),
         group(TASK, "wakeup, migration and switch bookkeeping (core.c)", List.of(E + "core.."),
                 "migrations", "wakeTime", "lastRanNs", "ipiWake", "irqWake"),
 
@@ -144,7 +146,6 @@ class EngineStateOwnersTests {
         Map.entry(CPU + ".wakeStamp", "core.Wakeup, select.SelectIdleSibling"),
         Map.entry(TASK + ".cpu", "core.Simulation, fair.FairQueue"),
         Map.entry(TASK + ".contextSwitches", "core.ContextSwitch, fair.FairPick"),
-        Map.entry(TASK + ".pendingWakes", "core.Wakeup, workload.WorkloadRun"),
         Map.entry(TASK + ".lastDequeueTime", "core.Migration, fair.SisCache"));
 
     /** A class is one of the owners: its top-level class is named, or it lies in a named package ("x.y.."). */

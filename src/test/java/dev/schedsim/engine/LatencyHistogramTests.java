@@ -1,9 +1,9 @@
 package dev.schedsim.engine;
 
-import dev.schedsim.engine.stats.LatencyHistogram;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.schedsim.engine.workload.LatencyHistogram;
 import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;

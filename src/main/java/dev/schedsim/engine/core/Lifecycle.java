@@ -13,6 +13,7 @@ import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.sched.TaskState;
 import dev.schedsim.engine.stats.Recorder;
 import dev.schedsim.engine.workload.Action;
+import dev.schedsim.engine.workload.SimThread;
 import dev.schedsim.engine.workload.WorkloadRun;
 
 /**
@@ -85,7 +86,7 @@ public final class Lifecycle {
             execution.armRunEnd(cpu);
             return;
         }
-        Action a = p.workload.next(p);
+        Action a = p.next();
         if (a == Action.RUN) {
             // The next segment follows in user space, without entering the kernel.
             execution.startRun(cpu, p, false);
@@ -141,8 +142,9 @@ public final class Lifecycle {
     }
 
     /** These threads exit now (a warm-up run's, at its end). */
-    void stop(Task[] which) {
-        for (Task p : which) {
+    void stop(SimThread[] which) {
+        for (SimThread s : which) {
+            Task p = (Task) s;
             switch (p.state()) {
                 case RUNNING: {
                     Cpu cpu = cpus[p.cpu];

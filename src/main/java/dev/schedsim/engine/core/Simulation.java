@@ -48,7 +48,6 @@ import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import dev.schedsim.engine.stats.Recorder;
-import dev.schedsim.engine.stats.ReportBuilder;
 import dev.schedsim.engine.topology.RootDomain;
 import dev.schedsim.engine.topology.SchedDomainShared;
 import dev.schedsim.engine.topology.Topology;
@@ -347,11 +346,11 @@ public final class Simulation {
                     : forkBalance;
             long startNs = w.originNs + spec.startUs() * 1000;
             for (int i = 0; i < w.tasks.length; i++) {
-                Task task = w.tasks[i];
+                Task task = (Task) w.tasks[i];
                 int cpu = fork.selectForkCpu(task);
                 task.cpu = cpu;
                 if (w.program.startsBlocked(i)) {
-                    Action a = w.next(task);
+                    Action a = task.next();
                     if (a == Action.BLOCK) {
                         task.setState(TaskState.BLOCKED);
                     } else {

@@ -11,6 +11,7 @@ import dev.schedsim.engine.sched.TaskState;
 import dev.schedsim.engine.select.SelectTaskRq;
 import dev.schedsim.engine.stats.Recorder;
 import dev.schedsim.engine.workload.Action;
+import dev.schedsim.engine.workload.SimThread;
 import dev.schedsim.engine.workload.ThreadOps;
 import java.util.SplittableRandom;
 
@@ -57,11 +58,16 @@ public final class Wakeup implements ThreadOps {
         this.lifecycle = lifecycle;
     }
 
+    /** A program's wake of a thread of its own ({@link ThreadOps}): the thread is a task. */
+    @Override
+    public void tryToWakeUp(SimThread p, int wakerCpu, boolean sync) {
+        tryToWakeUp((Task) p, wakerCpu, sync);
+    }
+
     /**
      * try_to_wake_up(): a blocked or sleeping task becomes runnable on the CPU select_task_rq_fair() chooses; a
      * task that is not asleep keeps the wake for its next block (like data left in a pipe).
      */
-    @Override
     public void tryToWakeUp(Task p, int wakerCpu, boolean sync) {
         if (!p.is(TaskState.BLOCKED) && !p.is(TaskState.SLEEPING)) {
             if (!p.is(TaskState.DONE)) {
@@ -70,7 +76,7 @@ public final class Wakeup implements ThreadOps {
             return;
         }
         hrtimers.cancel(p);
-        Action a = p.workload.next(p);
+        Action a = p.next();
         if (a != Action.RUN) {
             lifecycle.handleStop(p, a, p.cpu);
             return;
@@ -109,7 +115,7 @@ public final class Wakeup implements ThreadOps {
 
     /** wake_up_new_task() of a task created at its start time, on its fork-balanced CPU. */
     public void wakeUpNewTask(Task p, int cpu) {
-        activateNewTask(p, cpu, p.workload.next(p));
+        activateNewTask(p, cpu, p.next());
     }
 
     /** wake_up_new_task() of a task whose program already chose its first action {@code a}. */

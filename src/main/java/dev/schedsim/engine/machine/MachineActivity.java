@@ -125,13 +125,6 @@ public final class MachineActivity {
     }
 
     private double lognormal(double logMedian, double sigma) {
-        return Math.exp(logMedian + sigma * gaussian(random));
-    }
-
-    /** A standard normal draw (Box-Muller; one of the pair, for a stream that depends only on the count). */
-    public static double gaussian(SplittableRandom r) {
-        double u = 1 - r.nextDouble();
-        double v = r.nextDouble();
-        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+        return Math.exp(logMedian + sigma * MachineNoise.gaussian(random));
     }
 }

@@ -200,7 +200,27 @@ public final class Task implements SimThread {
 
     @Override
     public int unreadWakes(int thread) {
-        Task t = workload.tasks[thread];
+        Task t = (Task) workload.tasks[thread];
         return t.is(TaskState.BLOCKED) ? 0 : t.pendingWakes;
+    }
+
+    /**
+     * Its next action, the previous segment just ended (or it was just woken or created): its program's next
+     * step, skipping empty run segments and consuming a wake that arrived before a block (like a pipe with a byte
+     * in it).
+     */
+    public Action next() {
+        for (int guard = 0; guard < 1_000_000; guard++) {
+            Action a = workload.step(index, this);
+            if (a == Action.RUN && remainingWork <= 0 && !infinite) {
+                continue;
+            }
+            if (a == Action.BLOCK && pendingWakes > 0) {
+                pendingWakes--;
+                continue;
+            }
+            return a;
+        }
+        throw new IllegalStateException("workload " + workload.spec.name() + " makes no progress");
     }
 }

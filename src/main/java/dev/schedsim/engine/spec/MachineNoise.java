@@ -1,6 +1,7 @@
 package dev.schedsim.engine.spec;
 
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * (model) What a machine does besides the simulated workloads, as a computing thread on it sees it: interrupts
@@ -108,5 +109,15 @@ public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, 
      */
     public static MachineNoise defaults() {
         return new MachineNoise(300, 3_000, 0.45, 2_000, List.of(new Background("daemons", 4, 40, 20_000, 1.37)));
+    }
+
+    /**
+     * A standard normal draw (Box-Muller; one of the pair, for a stream that depends only on the count), for the
+     * interrupts' and the background threads' lognormal durations.
+     */
+    public static double gaussian(SplittableRandom r) {
+        double u = 1 - r.nextDouble();
+        double v = r.nextDouble();
+        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
     }
 }

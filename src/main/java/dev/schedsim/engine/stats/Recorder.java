@@ -277,7 +277,7 @@ public final class Recorder {
         events.add(new Report.TraceEvent(now - originNs, kind, cpu, t == null ? -1 : pid(t), state, from, to, cgroup));
         if (t != null && !traced.get(t.id)) {
             traced.set(t.id);
-            threads.add(new Report.TraceThread(pid(t), pid(t.workload.tasks[0]), comm(t.workload.spec.name()),
+            threads.add(new Report.TraceThread(pid(t), pid((Task) t.workload.tasks[0]), comm(t.workload.spec.name()),
                     t.workload.spec.name() + "/" + t.id, t.group.path, 120 + t.nice));
         }
     }

@@ -1,2 +1,2 @@
-/** What a run reports: the time series and the trace as they are recorded, the latency histograms, the report. */
+/** What a run records as it goes: the time series and the trace ({@link dev.schedsim.engine.stats.Recorder}). */
 package dev.schedsim.engine.stats;

@@ -1,6 +1,5 @@
 package dev.schedsim.engine.workload;
 
-import dev.schedsim.engine.machine.MachineActivity;
 import dev.schedsim.engine.spec.MachineNoise;
 import java.util.SplittableRandom;
 
@@ -38,7 +37,7 @@ final class BackgroundProgram extends Program {
             running[self] = true;
             if (t.now() > 0) {
                 return t.run(Math.max(1, Math.round(Math.exp(logMedianRun + sigma
-                        * MachineActivity.gaussian(random)))));
+                        * MachineNoise.gaussian(random)))));
             }
         }
         running[self] = false;

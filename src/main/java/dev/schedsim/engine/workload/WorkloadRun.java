@@ -1,10 +1,8 @@
 package dev.schedsim.engine.workload;
 
-import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.RunClock;
 import dev.schedsim.engine.spec.WorkloadSpec;
-import dev.schedsim.engine.stats.LatencyHistogram;
 import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
 
@@ -19,7 +17,7 @@ public final class WorkloadRun {
     public final int index;
     public final WorkloadSpec spec;
     /** The workload's threads, by their index in it. */
-    public final Task[] tasks;
+    public final SimThread[] tasks;
     /** What the threads' programs ask the scheduler to do (wake, read the clock). */
     public final ThreadOps ops;
     public final Program program;
@@ -55,7 +53,7 @@ public final class WorkloadRun {
         this.spec = spec;
         this.ops = ops;
         int threads = spec.threadCount();
-        this.tasks = new Task[threads];
+        this.tasks = new SimThread[threads];
         this.live = threads;
         this.footprintKb = spec.footprintKb();
         this.messageLines = background == null && spec.kind() instanceof WorkloadSpec.RequestResponse rr
@@ -105,23 +103,8 @@ public final class WorkloadRun {
         return requestLatency;
     }
 
-    /**
-     * The next action of {@code t}, whose previous segment just ended (or which was just woken or created): its
-     * program's next step, skipping empty run segments and consuming a wake that arrived before a block (like a
-     * pipe with a byte in it).
-     */
-    public Action next(Task t) {
-        for (int guard = 0; guard < 1_000_000; guard++) {
-            Action a = program.step(t.index, t);
-            if (a == Action.RUN && t.remainingWork <= 0 && !t.infinite) {
-                continue;
-            }
-            if (a == Action.BLOCK && t.pendingWakes > 0) {
-                t.pendingWakes--;
-                continue;
-            }
-            return a;
-        }
-        throw new IllegalStateException("workload " + spec.name() + " makes no progress");
+    /** Its program's next step for thread {@code self} (see {@code sched.Task.next()}). */
+    public Action step(int self, SimThread t) {
+        return program.step(self, t);
     }
 }

@@ -1,4 +1,4 @@
-package dev.schedsim.engine.stats;
+package dev.schedsim.engine.workload;
 
 import dev.schedsim.engine.Report;
 import org.HdrHistogram.Histogram;

@@ -1,4 +1,4 @@
-package dev.schedsim.engine.stats;
+package dev.schedsim.engine.core;
 
 import dev.schedsim.engine.Report;
 import dev.schedsim.engine.balance.BalanceCounters;
@@ -8,7 +8,10 @@ import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.sched.TaskGroup;
 import dev.schedsim.engine.select.SelectIdleSibling;
+import dev.schedsim.engine.stats.Recorder;
 import dev.schedsim.engine.topology.DomainLevel;
+import dev.schedsim.engine.workload.LatencyHistogram;
+import dev.schedsim.engine.workload.SimThread;
 import dev.schedsim.engine.workload.WorkloadRun;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +67,8 @@ public final class ReportBuilder {
             long cs = 0;
             long mig = 0;
             long wk = 0;
-            for (Task t : w.tasks) {
+            for (SimThread s : w.tasks) {
+                Task t = (Task) s;
                 cpuNs += t.cpuNs;
                 work += t.workDoneNs;
                 cs += t.contextSwitches;
