@@ -48,7 +48,7 @@ public final class CfsRq {
     /** When this queue last became empty (update_blocked_averages' leaf list). */
     public long lastActiveNs = Long.MIN_VALUE / 2;
     /** On its CPU's leaf list ({@code Cpu.leaf}). */
-    public boolean onLeafList;
+    boolean onLeafList;
 
     // --- CFS bandwidth (struct cfs_rq's CONFIG_CFS_BANDWIDTH fields, kernel/sched/sched.h) ---
     public boolean runtimeEnabled;

@@ -21,12 +21,12 @@ public final class Cpu {
      * rq->cfs_tasks list ends, as task ids, -1 = none (int links keep the garbage collector's write barrier off
      * this hot list).
      */
-    public int lruHead = -1;
-    public int lruTail = -1;
+    int lruHead = -1;
+    int lruTail = -1;
 
-    // --- Scheduler: __schedule() and the switch ---
+    // --- core.Scheduler: __schedule() and the switch ---
     /** TIF_NEED_RESCHED (set by {@link Resched}). */
-    public boolean needResched;
+    boolean needResched;
     /** The task that ran here last (a switch to the same task costs nothing). */
     public Task lastRan;
     /** The exit latency of the idle state the CPU is leaving (0 when it is not), charged to what it wakes. */
@@ -53,12 +53,12 @@ public final class Cpu {
     public long stolenUntil;
     public boolean reschedAfterStall;
 
-    // --- core.RqClock: rq->clock_task (update_rq_clock_task()) ---
+    // --- RqClock: rq->clock_task (update_rq_clock_task()) ---
     /** Interrupt time (IRQ_TIME_ACCOUNTING) and steal time taken out of clock_task so far, and still to be, ns. */
-    public long nonTaskTaken;
+    long nonTaskTaken;
     public long nonTaskPending;
     /** The wall time up to which the pending time has been taken out (rq->clock at the last update). */
-    public long clockWall;
+    long clockWall;
 
     // --- machine.Execution: work accounting of curr, and the scheduler work it has not absorbed ---
     /** Since when curr's work was last settled, and at which rate (1024 = full single-thread speed). */
@@ -69,7 +69,7 @@ public final class Cpu {
     /** All scheduler overhead charged to this CPU, ns. */
     public long overheadNs;
 
-    // --- pelt.LoadTracking ---
+    // --- fair.LoadTracking ---
     /** PELT of the root cfs_rq: load (its load.weight), runnable (h_nr_running), util (running). */
     public final Pelt pelt = new Pelt();
     /**
@@ -82,12 +82,12 @@ public final class Cpu {
     // --- machine.CacheModel: KiB of footprint switched in here so far ---
     public long kbTouched;
 
-    // --- select: SIS_CACHE's rq->cache_hot_timeout; SIS_PROP's wake_avg_idle and wake_stamp (jiffies) ---
+    // --- fair.SisCache: SIS_CACHE's rq->cache_hot_timeout; select: SIS_PROP's wake_avg_idle, wake_stamp (jiffies) ---
     public long cacheHotTimeout;
     public long wakeAvgIdle;
     public long wakeStamp;
 
-    // --- balance.NewidleBalance and ttwu (Wakeup): rq->idle_stamp, rq->avg_idle, rq->max_idle_balance_cost ---
+    // --- balance.NewidleBalance and ttwu (core.Wakeup): rq->idle_stamp, rq->avg_idle, rq->max_idle_balance_cost ---
     public long idleStamp;
     public long avgIdle;
     public long maxIdleBalanceCost;

@@ -23,14 +23,14 @@ public final class Entity {
     public long slice;
     public boolean onRq;
     /** Position in {@code cfsRq.queue} while on_rq (array mode). */
-    public int index = -1;
+    int index = -1;
     /** Enqueue order on its cfs_rq: ties in the picks break towards the earlier enqueue. */
-    public long seq;
+    long seq;
     /** In its cfs_rq's {@link Timeline} (tree mode, not curr): children, treap priority, subtree's least vruntime. */
-    public boolean inTree;
-    public Entity tl;
-    public Entity tr;
-    public int tprio;
+    boolean inTree;
+    Entity tl;
+    Entity tr;
+    int tprio;
     public Entity tmin;
     public long sumExec;
     public long prevSumExec;

@@ -84,9 +84,9 @@ public final class Task implements SimThread {
     /** When it last stopped running (se.exec_start for task_hot()). */
     public long lastRanNs = Long.MIN_VALUE / 2;
     /** rq->cfs_tasks links (most recently run at the head), as task ids, -1 = none. */
-    public int lruPrev = -1;
-    public int lruNext = -1;
-    public boolean onLru;
+    int lruPrev = -1;
+    int lruNext = -1;
+    boolean onLru;
     /** Cache model: the CPU whose caches hold its data, and that CPU's touch counter when it left. */
     public int cacheCpu = -1;
     public long cacheMark;
