@@ -132,6 +132,10 @@ class RequestValidationTests {
                 Arguments.of("over the work limit (runs x seconds x threads)", request(PRESET, KERNEL, CGROUPS,
                         "[{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"cpu-bound\", \"threads\": 1000}]",
                         "600000, \"repetitions\": 20"), 422, "workloads"),
+                Arguments.of("too many message lines", wl("{\"name\": \"w\", \"cgroup\": \"/a\", "
+                        + "\"type\": \"request-response\", \"pairs\": 1, \"serviceUs\": 10, \"messageLines\": "
+                        + (dev.schedsim.request.SimulationRequest.MAX_MESSAGE_LINES + 1) + "}"), 400,
+                        "workloads[0].messageLines"),
                 Arguments.of("unknown run clock", wl("{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"periodic\", "
                         + "\"runUs\": 1000, \"sleepUs\": 4000, \"runClock\": \"wall\"}"), 400, "workloads[0].runClock"));
     }
