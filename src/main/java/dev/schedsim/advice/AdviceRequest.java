@@ -23,6 +23,11 @@ public record AdviceRequest(
         Long durationMs,
         @Schema(description = "with kubernetes: the seed of the first repetition (default 42); repetition i uses "
                 + "seed + i") Long seed,
+        @Schema(description = "with kubernetes: runs of each step's simulation on the same machine before the "
+                + "reported one, as a simulation request's warmup (default: none); with request, give "
+                + "request.warmup; not with observed. Each warm-up run costs as much as the reported one, for every "
+                + "candidate")
+        SimulationRequest.WarmupRequest warmup,
         @Schema(description = "the cgroup whose cpu.max (and cpu.max.burst) is sought, one of the request's",
                 example = "/web") String cgroup,
         @Schema(description = "the workload the latency and completion objectives are about (by name)",
@@ -44,8 +49,8 @@ public record AdviceRequest(
     /** Described: the request or the pod to size (not observed). */
     AdviceRequest(String name, SimulationRequest request, Kubernetes kubernetes, Long durationMs, Long seed,
                   String cgroup, String workload, Objective objective, Search search, Integer repetitions) {
-        this(name, request, kubernetes, durationMs, seed, cgroup, workload, objective, search, repetitions, null, null,
-                null);
+        this(name, request, kubernetes, durationMs, seed, null, cgroup, workload, objective, search, repetitions, null,
+                null, null);
     }
 
     /** A pod to size: the fields of a simulation request's kubernetes block, and the container. */
@@ -68,8 +73,8 @@ public record AdviceRequest(
     }
 
     AdviceRequest withContainer(String container) {
-        return new AdviceRequest(name, request, kubernetes.withContainer(container), durationMs, seed, cgroup,
-                workload, objective, search, repetitions);
+        return new AdviceRequest(name, request, kubernetes.withContainer(container), durationMs, seed, warmup, cgroup,
+                workload, objective, search, repetitions, null, null, null);
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -127,6 +127,9 @@ class AdviceRules {
             if (r.seed() != null) {
                 v.add("seed", "with request, give request.seed (seed is for kubernetes)");
             }
+            if (r.warmup() != null) {
+                v.add("warmup", "with request, give request.warmup (warmup is for kubernetes)");
+            }
             return new Target(q, r.cgroup(), r.workload(), null, null, 0);
         }
         if (q != null) {
@@ -292,7 +295,8 @@ class AdviceRules {
         SimulationRequest q = new SimulationRequest(r.name(), null, null, null, null,
                 r.durationMs() == null ? DEFAULT_POD_DURATION_MS : r.durationMs(), r.seed(), null, null, null, null,
                 new SimulationRequest.KubernetesRequest(k.pod(), k.topology(), k.workloads(), k.runtime(),
-                        k.cpuCFSQuotaPeriod()), null, null);
+                        k.cpuCFSQuotaPeriod()), null, r.warmup());
+        // (the warm-up's rules and 400s are the simulation request's: warmup.runs, warmup.gapMs)
         return validator.accept(q);
     }
 

@@ -57,6 +57,11 @@ class ObservedAdvice {
                 v.add(f[0], "leave it out with observed: the observed cgroup and its fitted workloads are sized");
             }
         }
+        if (r.warmup() != null) {
+            v.add("warmup", "leave it out with observed: the fit simulates each window as observed, some 100 "
+                    + "candidates, and warm-up runs would multiply them; to size with warm-up runs, describe the "
+                    + "workload (request with request.warmup, or kubernetes with warmup)");
+        }
         Integer threads = r.threads();
         if (threads == null) {
             v.add("threads", "required with observed: how many threads the workload runs (ps -L, or the "

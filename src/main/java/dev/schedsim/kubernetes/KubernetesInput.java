@@ -109,7 +109,7 @@ public final class KubernetesInput {
             }
             workloads.add(new WorkloadRequest(c.name(), c.path(), w.type(), w.threads(), w.nice(), w.cpus(),
                     w.workUs(), w.runUs(), w.sleepUs(), w.jitterPct(), w.pairs(), w.serviceUs(), w.thinkUs(),
-                    w.groups(), w.fdsPerGroup(), w.loops(), w.messageUs(), w.messageThreads(),
+                    w.messageLines(), w.groups(), w.fdsPerGroup(), w.loops(), w.messageUs(), w.messageThreads(),
                     w.workersPerMessageThread(), w.requestUs(), w.rps(), w.segments(), w.cacheFootprintKb(), null, null,
                     null, null, null, null, null, null, w.runClock()));
         }

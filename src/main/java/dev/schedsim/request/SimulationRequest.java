@@ -83,6 +83,12 @@ public record SimulationRequest(
                     + "runs", minimum = "0", maximum = "" + MAX_WARMUP_GAP_MS, example = "500") Long gapMs) {
     }
 
+    /**
+     * The most cache lines a request-response message may move ({@link WorkloadRequest#messageLines}): 64 KiB of
+     * 64-byte lines, a loopback message of the largest size (TCP_RR over loopback moves 22).
+     */
+    public static final int MAX_MESSAGE_LINES = 1024;
+
     /** Bounds of {@link WarmupRequest}: each warm-up run costs as much as the reported one. */
     public static final int MAX_WARMUP_RUNS = 5;
     public static final long MAX_WARMUP_GAP_MS = 60_000;
@@ -230,6 +236,11 @@ public record SimulationRequest(
             @Schema(description = "request-response: client/server pairs", minimum = "1") Integer pairs,
             @Schema(description = "request-response: server work per request, µs", minimum = "1") Long serviceUs,
             @Schema(description = "request-response: client work between requests, µs", minimum = "0") Long thinkUs,
+            @Schema(description = "request-response: cache lines a request or a response moves from the sender's "
+                    + "CPU to the receiver's when they run apart; the receiver stalls each line's transfer "
+                    + "(hardware lineTransferNs by distance) before it runs. Default 0 (the data costs nothing); "
+                    + "22 is TCP_RR over loopback, at most " + MAX_MESSAGE_LINES + " (a 64 KiB message)",
+                    minimum = "0", maximum = "" + MAX_MESSAGE_LINES, example = "22") Integer messageLines,
             @Schema(description = "hackbench: groups (-g)", minimum = "1") Integer groups,
             @Schema(description = "hackbench: senders, and as many receivers, per group (-f; hackbench uses 20)",
                     minimum = "1") Integer fdsPerGroup,
@@ -279,8 +290,8 @@ public record SimulationRequest(
                         Integer messageThreads, Integer workersPerMessageThread, Long requestUs, Integer rps,
                         List<SegmentRequest> segments, Integer cacheFootprintKb) {
             this(name, cgroup, type, threads, nice, cpus, workUs, runUs, sleepUs, jitterPct, pairs, serviceUs,
-                    thinkUs, groups, fdsPerGroup, loops, messageUs, messageThreads, workersPerMessageThread, requestUs,
-                    rps, segments, cacheFootprintKb, null, null, null, null, null, null, null, null, null);
+                    thinkUs, null, groups, fdsPerGroup, loops, messageUs, messageThreads, workersPerMessageThread,
+                    requestUs, rps, segments, cacheFootprintKb, null, null, null, null, null, null, null, null, null);
         }
     }
 

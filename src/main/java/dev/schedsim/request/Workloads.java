@@ -44,6 +44,7 @@ public final class Workloads {
         Long sleepUs = w.sleepUs();
         Integer jitter = w.jitterPct();
         Long thinkUs = w.thinkUs();
+        Integer messageLines = w.messageLines();
         Integer rps = w.rps();
         if (type != null) {
             switch (type) {
@@ -66,6 +67,8 @@ public final class Workloads {
                     positive(w.serviceUs(), p + ".serviceUs", true, v);
                     thinkUs = thinkUs == null ? 0L : thinkUs;
                     nonNegative(thinkUs, p + ".thinkUs", v);
+                    messageLines = messageLines == null ? 0 : messageLines;
+                    messageLines(messageLines, p + ".messageLines", v);
                 }
                 case HACKBENCH -> {
                     positive(w.groups(), p + ".groups", true, v);
@@ -91,7 +94,7 @@ public final class Workloads {
             }
         }
         return new WorkloadRequest(w.name(), cgroup, w.type(), threads, nice, w.cpus(), w.workUs(), w.runUs(),
-                sleepUs, jitter, w.pairs(), w.serviceUs(), thinkUs, w.groups(), w.fdsPerGroup(), w.loops(),
+                sleepUs, jitter, w.pairs(), w.serviceUs(), thinkUs, messageLines, w.groups(), w.fdsPerGroup(), w.loops(),
                 w.messageUs(), w.messageThreads(), w.workersPerMessageThread(), w.requestUs(), rps, w.segments(),
                 w.cacheFootprintKb(), w.phases(), w.loop(), w.delayUs(), w.stopUs(), null, null, null, null,
                 w.runClock());
@@ -112,6 +115,15 @@ public final class Workloads {
             }
         } else if (n.longValue() <= 0) {
             v.add(field, "must be > 0");
+        }
+    }
+
+    /** A request-response message's cache lines: 0 (free) up to a 64 KiB message's. */
+    private static void messageLines(int lines, String field, Violations v) {
+        if (lines < 0 || lines > SimulationRequest.MAX_MESSAGE_LINES) {
+            v.add(field, "must be in 0.." + SimulationRequest.MAX_MESSAGE_LINES + ": the cache lines a request or "
+                    + "a response moves between CPUs (22 for TCP_RR over loopback, " + SimulationRequest
+                    .MAX_MESSAGE_LINES + " for a 64 KiB message); leave it out for 0");
         }
     }
 
@@ -198,7 +210,8 @@ public final class Workloads {
         return switch (WorkloadType.byWireName(w.type())) {
             case CPU_BOUND -> new WorkloadSpec.CpuBound(i(w.threads()), l(w.workUs()));
             case PERIODIC -> new WorkloadSpec.Periodic(i(w.threads()), l(w.runUs()), l(w.sleepUs()), i(w.jitterPct()));
-            case REQUEST_RESPONSE -> new WorkloadSpec.RequestResponse(i(w.pairs()), l(w.serviceUs()), l(w.thinkUs()));
+            case REQUEST_RESPONSE -> new WorkloadSpec.RequestResponse(i(w.pairs()), l(w.serviceUs()), l(w.thinkUs()),
+                    null, i(w.messageLines()));
             case HACKBENCH -> new WorkloadSpec.Hackbench(i(w.groups()), i(w.fdsPerGroup()), i(w.loops()),
                     l(w.messageUs()));
             case SCHBENCH -> new WorkloadSpec.Schbench(i(w.messageThreads()), i(w.workersPerMessageThread()),

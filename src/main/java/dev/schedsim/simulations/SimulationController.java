@@ -65,6 +65,9 @@ class SimulationController {
                         @ExampleObject(name = "bandwidth-variants",
                                 summary = "Quota-limited groups, aligned vs interleaved timers",
                                 value = SimulationExamples.VARIANTS),
+                        @ExampleObject(name = "warm-machine", summary = "Reported after a warm-up run on the same "
+                                + "machine, as a benchmark harness runs its cases back to back",
+                                value = SimulationExamples.WARMUP),
                         @ExampleObject(name = "rt-app", summary = "An rt-app JSON document as workloads and cgroups "
                                 + "(traced: try GET .../trace?format=ftrace)", value = SimulationExamples.RT_APP),
                         @ExampleObject(name = "ftrace", summary = "A real recording's thread replayed on the simulated "

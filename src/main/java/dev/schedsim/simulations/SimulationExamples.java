@@ -46,6 +46,23 @@ public final class SimulationExamples {
             }""";
 
     /**
+     * The latency suites' four-2000 case (four threads of 2 ms work and 3 ms sleep on the 2-CPU validation machine)
+     * after one warm-up run and half a second of the machine alone, as scripts/measure-latency.py runs its cases
+     * back to back: the sched domains' newidle state (NI_RANDOM's ratio) is the one the run before left.
+     */
+    public static final String WARMUP = """
+            {
+              "name": "warm-machine",
+              "topology": { "preset": "validation-2c" },
+              "kernel": { "profile": "6.18" },
+              "workloads": [
+                { "name": "four-2000", "type": "periodic", "threads": 4, "runUs": 2000, "sleepUs": 3000 }
+              ],
+              "durationMs": 2000,
+              "warmup": { "runs": 1, "gapMs": 500 }
+            }""";
+
+    /**
      * A Burstable pod of two containers on the 2-CPU validation machine: "web" requests 250m and is limited to
      * 500m (cpu.max 50000 100000), "log-shipper" requests 50m without a limit (so the pod cgroup has none); web's
      * four threads want 0.8 CPU and are throttled.

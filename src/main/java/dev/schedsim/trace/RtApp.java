@@ -229,7 +229,7 @@ public final class RtApp {
                 taskgroups.add(task.taskgroup);
             }
             workloads.add(new WorkloadRequest(workload, cgroup, "phases", instance, task.nice, task.cpus, null, null,
-                    null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                    null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
                     entry.cacheFootprintKb(), phases, loop == 0 ? null : loop, delay == 0 ? null : delay,
                     durationUs > 0 ? durationUs : null, null, null, null, null, null));
             if (loop == 0) {

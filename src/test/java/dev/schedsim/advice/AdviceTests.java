@@ -184,5 +184,9 @@ class AdviceTests extends ServiceTest {
         // a pod's seed and simulated time beside a request would be silently its own: named instead
         rejected(ok.replace("\"repetitions\": 2", "\"repetitions\": 2, \"seed\": 7"), 400, "seed");
         rejected(ok.replace("\"repetitions\": 2", "\"repetitions\": 2, \"durationMs\": 500"), 400, "durationMs");
+        rejected(ok.replace("\"repetitions\": 2", "\"repetitions\": 2, \"warmup\": {\"runs\": 1}"), 400, "warmup");
+        // the request's own warm-up, checked as a simulation's
+        rejected(ok.replace("\"durationMs\": 1000", "\"durationMs\": 1000, \"warmup\": {\"runs\": 9}"), 400,
+                "request.warmup.runs");
     }
 }

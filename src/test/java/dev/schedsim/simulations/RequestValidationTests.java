@@ -132,6 +132,10 @@ class RequestValidationTests {
                 Arguments.of("over the work limit (runs x seconds x threads)", request(PRESET, KERNEL, CGROUPS,
                         "[{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"cpu-bound\", \"threads\": 1000}]",
                         "600000, \"repetitions\": 20"), 422, "workloads"),
+                Arguments.of("too many message lines", wl("{\"name\": \"w\", \"cgroup\": \"/a\", "
+                        + "\"type\": \"request-response\", \"pairs\": 1, \"serviceUs\": 10, \"messageLines\": "
+                        + (dev.schedsim.request.SimulationRequest.MAX_MESSAGE_LINES + 1) + "}"), 400,
+                        "workloads[0].messageLines"),
                 Arguments.of("unknown run clock", wl("{\"name\": \"w\", \"cgroup\": \"/a\", \"type\": \"periodic\", "
                         + "\"runUs\": 1000, \"sleepUs\": 4000, \"runClock\": \"wall\"}"), 400, "workloads[0].runClock"));
     }
@@ -276,7 +280,7 @@ class RequestValidationTests {
     void theShippedExamplesAreAcceptedAndSucceed() throws Exception {
         List<String> locations = new ArrayList<>();
         for (String example : List.of(SimulationExamples.SIMULATION, SimulationExamples.VARIANTS, SimulationExamples.KUBERNETES,
-                SimulationExamples.RT_APP, SimulationExamples.FTRACE)) {
+                SimulationExamples.RT_APP, SimulationExamples.FTRACE, SimulationExamples.WARMUP)) {
             MvcResult r = mvc.perform(post("/api/v1/simulations").contentType(MediaType.APPLICATION_JSON)
                     .content(example)).andReturn();
             assertThat(r.getResponse().getStatus()).as(r.getResponse().getContentAsString()).isEqualTo(202);
@@ -299,6 +303,14 @@ class RequestValidationTests {
         JsonNode ftrace = finished(locations.get(4));
         assertThat(ftrace.path("status").asString()).as(ftrace.toString()).isEqualTo("SUCCEEDED");
         assertThat(ftrace.path("request").path("workloads").get(0).path("cgroup").asString()).isEqualTo("/rec");
+        // the warm-up example: its warm-up accepted as given, and only the run after it reported
+        JsonNode warm = finished(locations.get(5));
+        assertThat(warm.path("status").asString()).as(warm.toString()).isEqualTo("SUCCEEDED");
+        JsonNode given = JSON.readTree(SimulationExamples.WARMUP).path("warmup");
+        assertThat(given.path("runs").asInt()).isPositive();
+        assertThat(warm.path("request").path("warmup")).isEqualTo(given);
+        assertThat(warm.path("result").path("variants").get(0).path("simulatedUs").asLong())
+                .isEqualTo(JSON.readTree(SimulationExamples.WARMUP).path("durationMs").asLong() * 1000);
     }
 
     /** Polls the simulation at {@code location} until its status is final (bounded by a count). */

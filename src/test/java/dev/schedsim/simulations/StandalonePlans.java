@@ -22,6 +22,21 @@ public final class StandalonePlans {
 
     /** The plan of {@code json}, a request with presets or inline topologies only. */
     public static SimulationPlan plan(String json) {
-        return VALIDATOR.accept(READER.read(json, SimulationRequest.class)).plan();
+        return accept(json).plan();
+    }
+
+    /** {@code json} as accepted (defaults filled in) and its plan; throws the service's 400 and 422 exceptions. */
+    public static RequestValidator.Accepted accept(String json) {
+        return VALIDATOR.accept(READER.read(json, SimulationRequest.class));
+    }
+
+    /** The reader the service reads bodies with (unknown fields and wrong types refused). */
+    public static RequestReader reader() {
+        return READER;
+    }
+
+    /** A validator held to {@code limits} (for the advisor's rules, which check each step's simulation with it). */
+    public static RequestValidator validator(Limits limits) {
+        return new RequestValidator(new Topologies(null, READER), limits, READER);
     }
 }
