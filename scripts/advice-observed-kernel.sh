@@ -9,7 +9,7 @@
 # throttled share the kernel measured.
 #
 # Needs root and the cgroup v1 cpu and cpuacct controllers at /sys/fs/cgroup/{cpu,cpuacct}. The measurements run
-# under /work/tools/quiet.sh hold (no maven or java meanwhile); the service runs between them, never during one.
+# under /work/tools/quiet.sh hold where it is installed (no maven or java meanwhile); the service runs between them, never during one.
 #
 # usage: scripts/advice-observed-kernel.sh [RUNS]      (default 3)
 #   AOK_THREADS, AOK_RUN_US, AOK_SLEEP_US, AOK_CLOCK, AOK_QUOTA_US, AOK_PERIOD_US, AOK_WALL_MS, AOK_OBJECTIVE_PCT
@@ -29,6 +29,9 @@ OBJECTIVE_PCT=${AOK_OBJECTIVE_PCT:-10}
 # the thread's CPU clock, read by a system call in the loop (its CPU time per cycle fixed, as the model's)
 CLOCK=${AOK_CLOCK:-thread}
 QUIET=${AOK_QUIET:-/work/tools/quiet.sh}
+# quiet.sh hold CMD: waits for the machine to be quiet, runs CMD; where it is not installed, CMD runs as it is (keep
+# the machine quiet yourself: no build, no JVM)
+hold() { if [[ -x "$QUIET" ]]; then "$QUIET" hold "$@"; else "$@"; fi; }
 LATBENCH=${AOK_LATBENCH:-}
 CPU=/sys/fs/cgroup/cpu/schedsim_aok
 ACCT=/sys/fs/cgroup/cpuacct/schedsim_aok
@@ -77,7 +80,7 @@ jar=$(service_jar)
 echo "observing $THREADS threads of ${RUN_US}/${SLEEP_US} µs (clock $CLOCK) at cpu.max \"$QUOTA_US $PERIOD_US\" for $WALL_MS ms," \
   "$RUNS times (quiet machine)..." >&2
 # (the service's JVM is not running yet: quiet.sh would wait for it)
-"$QUIET" hold bash "$0" --observe "$RUNS" >"$WORK/observed"
+hold bash "$0" --observe "$RUNS" >"$WORK/observed"
 
 port=$(service_port 0)
 java -jar "$jar" --server.port="$port" --spring.datasource.url="jdbc:h2:mem:aok;DB_CLOSE_DELAY=-1" \
@@ -106,7 +109,7 @@ pid=
 checks=()
 for q in "${answers[@]}"; do checks+=("$q" "$((q - 1000))"); done
 echo "measuring at the answers and one step below (quiet machine)..." >&2
-"$QUIET" hold bash "$0" --check "${checks[@]}" >"$WORK/checked"
+hold bash "$0" --check "${checks[@]}" >"$WORK/checked"
 
 echo "round | observed at $QUOTA_US $PERIOD_US (throttled/periods, usage) | advised (range over fitting) |" \
   "kernel at the answer | kernel one step below"
