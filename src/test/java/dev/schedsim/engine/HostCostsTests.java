@@ -32,28 +32,37 @@ class HostCostsTests {
     static final long SECONDS = 3;
 
     /**
-     * One host's data set: its machine runs, a case of it (for its costs), and the checks its "hardware" block lists
-     * as known deviations ("knownDeviations": figure and reason), which are reported, not asserted.
+     * One host's data set: its machine runs, its "hardware" block (null: validation-2c's costs), and the checks that
+     * block lists as known deviations ("knownDeviations": figure and reason), which are reported, not asserted.
      */
-    record Host(String data, JsonNode noise, LatencyValidationTests.Case any, List<String> known) {
+    record Host(String data, JsonNode noise, JsonNode hardware, List<String> known) {
         @Override
         public String toString() {
             return data;
         }
     }
 
+    /**
+     * The latency data sets, and the bandwidth data sets measured with a machine block of their own (a host whose
+     * costs no latency set has: its "machineNoiseRuns" and "hardware").
+     */
     static Stream<Host> hosts() throws IOException {
         List<Host> out = new ArrayList<>();
-        List<LatencyValidationTests.Case> cases = LatencyValidationTests.cases().toList();
-        for (String data : LatencyValidationTests.DATA) {
-            try (InputStream in = HostCostsTests.class.getResourceAsStream("/validation/" + data)) {
+        List<String> data = new ArrayList<>(List.of(LatencyValidationTests.DATA));
+        for (String[] d : RealKernelValidationTests.DATA) {
+            data.add(d[0]);
+        }
+        for (String name : data) {
+            try (InputStream in = HostCostsTests.class.getResourceAsStream("/validation/" + name)) {
                 JsonNode root = new ObjectMapper().readTree(in);
+                if (!root.has("machineNoiseRuns") && !root.has("machineNoise")) {
+                    continue;
+                }
                 JsonNode noise = root.has("machineNoiseRuns") ? root.get("machineNoiseRuns")
                         : new ObjectMapper().createArrayNode().add(root.get("machineNoise"));
                 List<String> known = new ArrayList<>();
                 root.path("hardware").path("knownDeviations").forEach(d -> known.add(d.get("figure").asString()));
-                out.add(new Host(data, noise, cases.stream().filter(c -> c.data().equals(data)).findFirst()
-                        .orElseThrow(), known));
+                out.add(new Host(name, noise, root.has("hardware") ? root.get("hardware") : null, known));
             }
         }
         return out.stream();
@@ -73,7 +82,7 @@ class HostCostsTests {
     }
 
     static Report run(Host h, List<WorkloadSpec> w, long seed) {
-        return Specs.run(Specs.spec(LatencyValidationTests.machine(h.any()), Specs.kernel("6.18"), List.of(), w,
+        return Specs.run(Specs.spec(LatencyValidationTests.machine(h.hardware()), Specs.kernel("6.18"), List.of(), w,
                 SECONDS * 1_000_000), seed);
     }
 
