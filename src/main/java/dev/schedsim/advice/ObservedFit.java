@@ -1,8 +1,8 @@
 package dev.schedsim.advice;
 
 import dev.schedsim.engine.EngineRuns;
-import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.http.InvalidRequestException;
 import dev.schedsim.http.LimitExceededException;
 import dev.schedsim.http.RequestReader;

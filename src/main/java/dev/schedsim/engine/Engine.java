@@ -1,5 +1,8 @@
 package dev.schedsim.engine;
 
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.core.Simulation;
 import dev.schedsim.engine.spec.SchedDomainView;
 import dev.schedsim.engine.spec.TopologySpec;

@@ -1,5 +1,8 @@
 package dev.schedsim.engine;
 
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -4,12 +4,14 @@
  * Jakarta or JDBC (checked by {@code EngineIsolationTests}).
  *
  * <p>This package is the engine's public entry: {@link dev.schedsim.engine.Engine} runs an
- * {@link dev.schedsim.engine.EngineSpec} (built from the records of {@code engine.spec}) and returns a
- * {@link dev.schedsim.engine.Report}; {@link dev.schedsim.engine.RunControl} watches and stops a run. Nothing
- * outside the engine may use its other packages, which hold the model by mechanism, the way kernel/sched/ splits
- * its files (docs/model.md has the map):
+ * {@link dev.schedsim.engine.api.EngineSpec} (built from the records of {@code engine.spec}) and returns a
+ * {@link dev.schedsim.engine.api.Report}; {@link dev.schedsim.engine.api.RunControl} watches and stops a run. Nothing
+ * outside the engine may use its other packages but {@code api} and {@code spec}; the others hold the model by
+ * mechanism, the way kernel/sched/ splits its files (docs/model.md has the map):
  * <ul>
  * <li>{@code spec} — the input records (machine, kernel profile and features, cgroups, workloads);</li>
+ * <li>{@code api} — what a run takes and gives back (EngineSpec, Report, RunControl, the budget and cancel
+ * exceptions), below every mechanism so that core and stats fill them without importing the entry;</li>
  * <li>{@code core} — core.c: the event loop, __schedule(), try_to_wake_up(), the tick, migration;</li>
  * <li>{@code fair} — fair.c's fair class: update_curr, enqueue/dequeue, place, reweight, pick, preemption;</li>
  * <li>{@code bandwidth} — fair.c's CFS bandwidth control: the pool, its timers, throttling;</li>

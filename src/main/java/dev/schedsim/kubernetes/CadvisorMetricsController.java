@@ -1,6 +1,6 @@
 package dev.schedsim.kubernetes;
 
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.http.InvalidRequestException;
 import dev.schedsim.http.NotFoundException;

@@ -2,10 +2,10 @@ package dev.schedsim.queue;
 
 import dev.schedsim.DatabaseErrors;
 import dev.schedsim.SchedsimProperties;
-import dev.schedsim.engine.BudgetExceededException;
 import dev.schedsim.engine.Engine;
-import dev.schedsim.engine.Report;
-import dev.schedsim.engine.RunCancelledException;
+import dev.schedsim.engine.api.BudgetExceededException;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunCancelledException;
 import dev.schedsim.json.Json;
 import dev.schedsim.request.SimulationPlan;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package dev.schedsim.queue;
 
-import dev.schedsim.engine.RunCancelledException;
+import dev.schedsim.engine.api.RunCancelledException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.function.BooleanSupplier;

@@ -1,7 +1,7 @@
 package dev.schedsim.queue;
 
 import dev.schedsim.DatabaseErrors;
-import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.api.RunControl;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.schedsim.queue;
 
 import dev.schedsim.SchedsimProperties;
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.json.Json;
 import dev.schedsim.request.SimulationPlan;
 import dev.schedsim.result.ResultBuilder;

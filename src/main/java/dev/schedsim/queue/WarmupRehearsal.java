@@ -1,8 +1,8 @@
 package dev.schedsim.queue;
 
 import dev.schedsim.engine.Engine;
-import dev.schedsim.engine.Report;
-import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.json.Json;
 import dev.schedsim.request.SimulationPlan;
 import java.time.Clock;

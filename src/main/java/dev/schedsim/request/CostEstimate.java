@@ -1,6 +1,6 @@
 package dev.schedsim.request;
 
-import dev.schedsim.engine.EngineSpec;
+import dev.schedsim.engine.api.EngineSpec;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
 

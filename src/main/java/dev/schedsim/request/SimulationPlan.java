@@ -1,6 +1,6 @@
 package dev.schedsim.request;
 
-import dev.schedsim.engine.EngineSpec;
+import dev.schedsim.engine.api.EngineSpec;
 import dev.schedsim.json.Json;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.schedsim.result;
 
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.Report;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.schedsim.simulations;
 
-import dev.schedsim.engine.EngineSpec;
+import dev.schedsim.engine.api.EngineSpec;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;

@@ -1,6 +1,6 @@
 package dev.schedsim.simulations;
 
-import dev.schedsim.engine.EngineSpec;
+import dev.schedsim.engine.api.EngineSpec;
 import dev.schedsim.http.Violations;
 import dev.schedsim.request.SimulationRequest;
 import dev.schedsim.request.SimulationRequest.WarmupRequest;

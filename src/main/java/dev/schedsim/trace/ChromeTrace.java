@@ -1,6 +1,6 @@
 package dev.schedsim.trace;
 
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.Report;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

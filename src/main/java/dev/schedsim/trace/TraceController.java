@@ -1,7 +1,7 @@
 package dev.schedsim.trace;
 
-import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.http.InvalidRequestException;
 import dev.schedsim.http.NotFoundException;

@@ -3,7 +3,7 @@ package dev.schedsim.advice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.schedsim.engine.EngineSpec;
+import dev.schedsim.engine.api.EngineSpec;
 import dev.schedsim.http.InvalidRequestException;
 import dev.schedsim.http.LimitExceededException;
 import dev.schedsim.http.RequestReader;

@@ -2,7 +2,7 @@ package dev.schedsim.advice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.Report;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.schedsim.bench;
 
 import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.EngineRuns;
-import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.Report;
-import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package dev.schedsim.bench;
 
 import dev.schedsim.engine.Engine;
-import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.Report;
-import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;

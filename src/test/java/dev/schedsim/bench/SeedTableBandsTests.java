@@ -3,8 +3,8 @@ package dev.schedsim.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.engine.Engine;
-import dev.schedsim.engine.Report;
-import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.spec.TopologyPresets;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,8 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;

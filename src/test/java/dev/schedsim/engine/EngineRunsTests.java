@@ -3,6 +3,10 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.schedsim.engine.api.BudgetExceededException;
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import dev.schedsim.json.Json;

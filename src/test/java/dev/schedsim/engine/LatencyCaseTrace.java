@@ -1,5 +1,7 @@
 package dev.schedsim.engine;
 
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.trace.FtraceWriter;
 import java.nio.file.Files;

@@ -2,6 +2,7 @@ package dev.schedsim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.MachineNoise;
 import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.engine.spec.WorkloadSpec;

@@ -2,6 +2,7 @@ package dev.schedsim.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.engine.spec.WorkloadSpec;

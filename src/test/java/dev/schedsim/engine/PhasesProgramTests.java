@@ -3,6 +3,7 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import dev.schedsim.engine.spec.WorkloadSpec.Event;
 import dev.schedsim.engine.spec.WorkloadSpec.EventKind;

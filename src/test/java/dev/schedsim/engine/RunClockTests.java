@@ -3,6 +3,7 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.MachineNoise;

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.schedsim.bench.BenchSpecs;
+import dev.schedsim.engine.api.BudgetExceededException;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunCancelledException;
+import dev.schedsim.engine.api.RunControl;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.topology.Topology;
 import dev.schedsim.engine.spec.TopologySpec;

@@ -1,5 +1,8 @@
 package dev.schedsim.engine;
 
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;

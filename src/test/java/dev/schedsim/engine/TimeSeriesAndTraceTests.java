@@ -1,5 +1,7 @@
 package dev.schedsim.engine;
 
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.stats.Recorder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.schedsim.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.workload.Program;
 import dev.schedsim.engine.workload.SchbenchProgram;
 import dev.schedsim.engine.spec.Feature;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedsim.EndToEnd;
 import dev.schedsim.Http;
-import dev.schedsim.engine.RunCancelledException;
+import dev.schedsim.engine.api.RunCancelledException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -2,7 +2,7 @@ package dev.schedsim.result;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.Report;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.schedsim.SchedsimProperties;
 import dev.schedsim.engine.Engine;
-import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelProfiles;
 import dev.schedsim.engine.spec.TopologyPresets;
@@ -104,7 +104,7 @@ class AcceptedRequestsRunTests {
     /** A plan as version 1 stored it: what rows written by this release hold, readable by the next. */
     private static String stored() {
         return "{\"version\":1,\"seed\":42,\"repetitions\":1,\"eventBudget\":1000,\"variants\":[{\"label\":\"default\","
-                + "\"spec\":" + Json.PLAN.writeValueAsString(new dev.schedsim.engine.EngineSpec(TopologyPresets.byName(
+                + "\"spec\":" + Json.PLAN.writeValueAsString(new dev.schedsim.engine.api.EngineSpec(TopologyPresets.byName(
                 "validation-2c").spec(), dev.schedsim.engine.spec.KernelConfig.of(KernelProfiles.newest(), 250,
                 java.util.Map.of(), 5000), List.of(dev.schedsim.engine.spec.CgroupSpec.unlimited("/", 100)),
                 List.of(dev.schedsim.engine.spec.WorkloadSpec.periodic("w", "/", 2, 1000, 3000)), 10_000, false))

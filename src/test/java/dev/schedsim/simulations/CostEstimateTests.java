@@ -3,8 +3,8 @@ package dev.schedsim.simulations;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedsim.engine.Engine;
-import dev.schedsim.engine.Report;
-import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.http.InvalidRequestException;
 import dev.schedsim.http.LimitExceededException;
 import dev.schedsim.json.Json;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.schedsim.engine.Engine;
-import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.Report;
-import dev.schedsim.engine.RunControl;
 import dev.schedsim.engine.Specs;
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.ArrayList;

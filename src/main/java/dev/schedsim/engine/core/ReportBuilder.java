@@ -1,6 +1,6 @@
 package dev.schedsim.engine.core;
 
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.balance.BalanceCounters;
 import dev.schedsim.engine.bandwidth.CfsBandwidth;
 import dev.schedsim.engine.sched.Counters;

@@ -1,10 +1,10 @@
 package dev.schedsim.engine.core;
 
-import dev.schedsim.engine.BudgetExceededException;
-import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.Report;
-import dev.schedsim.engine.RunCancelledException;
-import dev.schedsim.engine.RunControl;
+import dev.schedsim.engine.api.BudgetExceededException;
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunCancelledException;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.balance.LoadBalance;
 import dev.schedsim.engine.bandwidth.BandwidthHooks;
 import dev.schedsim.engine.bandwidth.BandwidthPool;

@@ -1,6 +1,6 @@
 package dev.schedsim.engine.stats;
 
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.sched.TaskGroup;
 import java.util.ArrayList;

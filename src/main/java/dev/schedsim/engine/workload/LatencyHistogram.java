@@ -1,6 +1,6 @@
 package dev.schedsim.engine.workload;
 
-import dev.schedsim.engine.Report;
+import dev.schedsim.engine.api.Report;
 import org.HdrHistogram.Histogram;
 
 /** (model) The latency histograms of a run: recording that grows the range itself, and the reported percentiles. */

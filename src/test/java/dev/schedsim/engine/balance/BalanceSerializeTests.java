@@ -3,8 +3,8 @@ package dev.schedsim.engine.balance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.Report;
 import dev.schedsim.engine.Specs;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.TopologySpec;

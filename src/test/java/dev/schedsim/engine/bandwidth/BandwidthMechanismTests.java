@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.Report;
-import dev.schedsim.engine.RunControl;
 import dev.schedsim.engine.Specs;
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.core.Simulation;
 import dev.schedsim.engine.sched.CfsRq;
 import dev.schedsim.engine.sched.TaskGroup;

@@ -2,9 +2,9 @@ package dev.schedsim.engine.fair;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.EngineSpec;
-import dev.schedsim.engine.Report;
 import dev.schedsim.engine.Specs;
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.WorkloadSpec;

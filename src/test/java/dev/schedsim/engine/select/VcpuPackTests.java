@@ -3,8 +3,8 @@ package dev.schedsim.engine.select;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.schedsim.engine.EngineSpec;
 import dev.schedsim.engine.Specs;
+import dev.schedsim.engine.api.EngineSpec;
 import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.EnumMap;

@@ -1,6 +1,6 @@
-package dev.schedsim.engine;
+package dev.schedsim.engine.api;
 
-/** Thrown by {@link Engine#run} when its {@link RunControl} asked it to stop. */
+/** Thrown by {@code Engine.run} when its {@link RunControl} asked it to stop. */
 public class RunCancelledException extends RuntimeException {
     public RunCancelledException() {
         super("simulation cancelled");

@@ -1,4 +1,4 @@
-package dev.schedsim.engine;
+package dev.schedsim.engine.api;
 
 import java.util.List;
 

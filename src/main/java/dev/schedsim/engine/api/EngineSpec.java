@@ -1,4 +1,4 @@
-package dev.schedsim.engine;
+package dev.schedsim.engine.api;
 
 import dev.schedsim.engine.spec.CgroupSpec;
 import dev.schedsim.engine.spec.KernelConfig;

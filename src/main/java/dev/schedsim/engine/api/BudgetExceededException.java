@@ -1,4 +1,4 @@
-package dev.schedsim.engine;
+package dev.schedsim.engine.api;
 
 /**
  * Thrown when a run exceeds its event budget: a run is stopped at 20 times its estimated events (docs/api.md,

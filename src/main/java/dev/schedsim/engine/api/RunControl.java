@@ -1,4 +1,4 @@
-package dev.schedsim.engine;
+package dev.schedsim.engine.api;
 
 /**
  * The hook through which the caller watches and stops a run. Called from the engine's thread every few
