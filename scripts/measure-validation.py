@@ -85,8 +85,8 @@ SETS = {
 # 2026-12-06: the same cases on the first host (validation-2c's, latency-cases.json): the first case was
 # measured there
 SETS["2026-12-06"] = SETS["2026-12-02b"]
-# 2026-12-06b: the same cases on the second host (latency-cases-2026-12-06b.json's), identified by its machine block
-SETS["2026-12-06b"] = SETS["2026-12-02b"]
+# 2026-12-06c: the same cases on the second host, the boot of latency-cases-2026-12-06c.json (its machine block and costs)
+SETS["2026-12-06c"] = SETS["2026-12-02b"]
 
 
 def write(path, value):

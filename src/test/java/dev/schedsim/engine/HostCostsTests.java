@@ -43,22 +43,11 @@ class HostCostsTests {
         }
     }
 
-    /**
-     * The latency data sets, and the bandwidth data sets measured with a machine block of their own (a host whose
-     * costs no latency set has: its "machineNoiseRuns" and "hardware").
-     */
     static Stream<Host> hosts() throws IOException {
         List<Host> out = new ArrayList<>();
-        List<String> data = new ArrayList<>(List.of(LatencyValidationTests.DATA));
-        for (String[] d : RealKernelValidationTests.DATA) {
-            data.add(d[0]);
-        }
-        for (String name : data) {
+        for (String name : LatencyValidationTests.DATA) {
             try (InputStream in = HostCostsTests.class.getResourceAsStream("/validation/" + name)) {
                 JsonNode root = new ObjectMapper().readTree(in);
-                if (!root.has("machineNoiseRuns") && !root.has("machineNoise")) {
-                    continue;
-                }
                 JsonNode noise = root.has("machineNoiseRuns") ? root.get("machineNoiseRuns")
                         : new ObjectMapper().createArrayNode().add(root.get("machineNoise"));
                 List<String> known = new ArrayList<>();

@@ -86,7 +86,8 @@ class LatencyValidationTests {
      * validation-2c is calibrated on; another names its own measured costs in a "hardware" block.
      */
     static final String[] DATA = {"latency-cases.json", "latency-cases-2026-12-02.json",
-        "latency-cases-2026-12-02b.json", "latency-cases-2026-12-06.json", "latency-cases-2026-12-06b.json"};
+        "latency-cases-2026-12-02b.json", "latency-cases-2026-12-06.json", "latency-cases-2026-12-06b.json",
+        "latency-cases-2026-12-06c.json"};
 
     record Case(String data, String name, long durationMs, List<CgroupSpec> cgroups, List<Group> groups,
                 JsonNode runs, List<String> knownDeviations, JsonNode hardware) {
