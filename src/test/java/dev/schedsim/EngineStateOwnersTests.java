@@ -63,7 +63,7 @@ class EngineStateOwnersTests {
         group(CPU, "__schedule(): the switch and the CPU's idle state", List.of(E + "core.Scheduler"),
                 "busy", "idleExitDone", "idleExitNs", "idleSince", "lastRan", "lastBusyStart"),
         group(CPU, "TIF_NEED_RESCHED (resched_curr())", List.of(E + "sched.Resched"), "needResched"),
-        group(CPU, "sched_skew_tick's offset (tick_setup_sched_timer())", List.of(E + "core.Simulation"),
+        group(CPU, "sched_skew_tick's offset (tick_setup_sched_timer())", List.of(E + "core.SimulationSetup"),
                 "tickSkewNs"),
         group(CPU, "the host's preemption of the vCPU (model)", List.of(E + "core.HostStalls"),
                 "stolenUntil", "reschedAfterStall"),
@@ -136,7 +136,7 @@ class EngineStateOwnersTests {
         group(ENTITY, "vruntime, deadline, vlag, vprot, the hierarchy (fair.c)",
                 List.of(E + "fair..", E + "sched.TaskGroup"),
                 "vruntime", "deadline", "vlag", "vprot", "parent", "cfsRq"),
-        group(ENTITY, "se->slice (sched_slice at fork, the base slice)", List.of(E + "core.Simulation"), "slice"),
+        group(ENTITY, "se->slice (sched_slice at fork, the base slice)", List.of(E + "core.SimulationSetup"), "slice"),
         group(ENTITY, "se->load.weight (reweight_entity(); set at creation)", List.of(E + "fair.GroupShares"),
                 "weight"));
 
