@@ -90,9 +90,11 @@ public final class Seed002Table {
         double[][] tput = new double[2][reps];
         double[][] mig = new double[2][reps];
         double[][] idle = new double[2][reps];
+        Report[] runs = SeedRuns.all(2 * reps, i -> Engine.run(spec.apply(i / reps == 1), i % reps + 1,
+                Long.MAX_VALUE, RunControl.NONE));
         for (int v = 0; v < 2; v++) {
             for (int s = 0; s < reps; s++) {
-                Report r = Engine.run(spec.apply(v == 1), s + 1, Long.MAX_VALUE, RunControl.NONE);
+                Report r = runs[v * reps + s];
                 tput[v][s] = r.workloads().get(0).throughputPerSec();
                 idle[v][s] = r.cpus().idlePct();
                 mig[v][s] = 1000.0 * r.scheduler().migrations() / Math.max(1, r.scheduler().wakeups());
