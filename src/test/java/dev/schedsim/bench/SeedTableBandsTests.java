@@ -44,8 +44,8 @@ class SeedTableBandsTests {
     /**
      * The rows where the posting saw nothing (1, 4, 128 and 256 groups: +1, 0, -1 and +2 %) stay within the band of a
      * change within ±2 % (±4 %). One group's 40 threads never sleep (no newidle balance in either kernel); at 4 groups
-     * half the CPUs stay idle in both, 5.16's 26 times as many newidle balances finding nothing to pull that shortens the
-     * run much; at 128 and 256 groups 2-3 % idle is left to take back (docs/model.md, "Seed 003's table").
+     * half the CPUs stay idle in both, and 5.16's 26 times as many newidle balances shorten the run by under 2 %; at
+     * 128 and 256 groups 2-3 % idle is left to take back (docs/model.md, "Seed 003's table").
      */
     @Test
     void seed003RowsWithoutAnEffectStayWithinFourPercent() {
