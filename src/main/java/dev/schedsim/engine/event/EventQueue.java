@@ -9,28 +9,22 @@ import java.util.Arrays;
  * once the buckets have grown to the run's needs.
  *
  * <p>Like an hrtimer base ({@code kernel/time/hrtimer.c}) but, instead of a red-black tree, a radix heap with
- * 8-bit digits: the simulation only ever arms timers at or after the time it has reached, so the keys are
- * monotone. A timer sits at the <em>level</em> of the highest 8-bit digit in which its time differs from the
+ * 6-bit digits: the simulation only ever arms timers at or after the time it has reached, so the keys are
+ * monotone. A timer sits at the <em>level</em> of the highest 6-bit digit in which its time differs from the
  * last time taken out, in the bucket of its own digit there; every timer of a lower level, or of a lower digit
- * on the same level, is earlier. A 256-bit mask per level (four words, and a mask of the words that are not 0)
- * and one over the levels find the first non-empty bucket with three {@code numberOfTrailingZeros}. Arming and
- * cancelling are O(1); when the timers due at the last time run out, the first bucket is scanned for its earliest
- * time, which becomes the last time, and its timers move to lower levels: a timer moves at most once per level
- * (8 levels; a timer armed 0.25–65 µs ahead sits on level 1, so it moves at most twice). A bucket whose timers
- * all fall due at one time — every bucket of level 0, and a bucket of one timer — becomes the heap of the last
- * time as it is, without a move. Measured on the 256-CPU case, 2.2 moves per timer with 6-bit digits (11
- * levels), 1.2 with these (docs/performance.md, 2026-12-06 afternoon). The timers due exactly at the last time
+ * on the same level, is earlier. A 64-bit mask per level (and one over the levels) finds the first non-empty
+ * bucket with one {@code numberOfTrailingZeros}. Arming and cancelling are O(1); when the timers due at the last
+ * time run out, the first bucket is scanned for its earliest time, which becomes the last time, and its timers
+ * move to lower levels: a timer moves at most once per level (11 levels; about 3 for a timer armed 50 µs ahead,
+ * where the one-bit radix heap this replaces moved it up to 16 times). The timers due exactly at the last time
  * are an indexed binary heap on (priority, sequence) — every CPU's tick, for one, falls due at the same instant.
  * The priority models the order in which the kernel would run same-instant work (timers before the tick).
  */
 public final class EventQueue {
-    private static final int DIGIT_BITS = 8;
-    private static final int DIGITS = 1 << DIGIT_BITS;
+    private static final int DIGIT_BITS = 6;
     private static final int LEVELS = (64 + DIGIT_BITS - 1) / DIGIT_BITS;
-    /** The 64-bit words of a level's digit mask. */
-    private static final int WORDS = DIGITS / 64;
-    /** Bucket 0 is the heap of the timers due at {@link #last}; bucket 1 + 256·level + digit the others. */
-    private static final int BUCKETS = 1 + LEVELS * DIGITS;
+    /** Bucket 0 is the heap of the timers due at {@link #last}; bucket 1 + 64·level + digit the others. */
+    private static final int BUCKETS = 1 + LEVELS * 64;
     /** The level of each highest differing bit. */
     private static final byte[] LEVEL_OF_BIT = new byte[64];
 
@@ -47,13 +41,9 @@ public final class EventQueue {
     private final int[] indexOf;
     private final int[][] items;
     private final int[] counts;
-    /**
-     * Bit L: level L has a timer; words[L] bit w: digits[4·L + w] is not 0; digits[4·L + d / 64] bit d % 64: bucket
-     * (L, d) has one.
-     */
-    private int levels;
-    private final int[] words = new int[LEVELS];
-    private final long[] digits = new long[LEVELS * WORDS];
+    /** Bit L: level L has a timer; digits[L] bit d: bucket (L, d) has one. */
+    private long levels;
+    private final long[] digits = new long[LEVELS];
     private int size;
     private long seq;
     /** The time of the last first-taken-out (all armed times are at or after it). */
@@ -141,8 +131,8 @@ public final class EventQueue {
         }
         int level = LEVEL_OF_BIT[63 - Long.numberOfLeadingZeros(t ^ last)];
         // (the sign bit flipped, so the digits of the top level order as the signed times do)
-        int digit = (int) ((t ^ Long.MIN_VALUE) >>> (level * DIGIT_BITS)) & (DIGITS - 1);
-        int b = 1 + (level << DIGIT_BITS) + digit;
+        int digit = (int) ((t ^ Long.MIN_VALUE) >>> (level * DIGIT_BITS)) & 63;
+        int b = 1 + (level << 6) + digit;
         int[] a = items[b];
         int n = counts[b];
         if (a == null) {
@@ -151,10 +141,8 @@ public final class EventQueue {
             a = items[b] = Arrays.copyOf(a, n * 2);
         }
         if (n == 0) {
-            int w = level * WORDS + (digit >>> 6);
-            digits[w] |= 1L << digit;
-            words[level] |= 1 << (digit >>> 6);
-            levels |= 1 << level;
+            digits[level] |= 1L << digit;
+            levels |= 1L << level;
         }
         counts[b] = n + 1;
         a[n] = slot;
@@ -190,59 +178,30 @@ public final class EventQueue {
 
     /** Bucket b (not 0) has no timer left: clear its digit, and its level when that was the last digit. */
     private void emptied(int b) {
-        int level = (b - 1) >>> DIGIT_BITS;
-        int digit = (b - 1) & (DIGITS - 1);
-        int w = level * WORDS + (digit >>> 6);
-        long d = digits[w] & ~(1L << digit);
-        digits[w] = d;
+        int level = (b - 1) >>> 6;
+        long d = digits[level] & ~(1L << ((b - 1) & 63));
+        digits[level] = d;
         if (d == 0) {
-            int ws = words[level] & ~(1 << (digit >>> 6));
-            words[level] = ws;
-            if (ws == 0) {
-                levels &= ~(1 << level);
-            }
+            levels &= ~(1L << level);
         }
     }
 
     /** Bucket 0 ran dry: the earliest time of the first non-empty bucket becomes {@code last}; redistribute. */
     private void refill() {
-        int level = Integer.numberOfTrailingZeros(levels);
-        int w = Integer.numberOfTrailingZeros(words[level]);
-        int b = 1 + (level << DIGIT_BITS) + (w << 6) + Long.numberOfTrailingZeros(digits[level * WORDS + w]);
+        int level = Long.numberOfTrailingZeros(levels);
+        int b = 1 + (level << 6) + Long.numberOfTrailingZeros(digits[level]);
         int[] a = items[b];
         int n = counts[b];
-        counts[b] = 0;
-        emptied(b);
-        if (level == 0 || n == 1) {
-            // A bucket of the lowest level holds one time, and so does a bucket of one timer: it becomes the heap
-            // as it is (the arrays swap), instead of each timer being inserted again.
-            last = when[a[0]];
-            items[b] = items[0];
-            items[0] = a;
-            counts[0] = n;
-            heapify(n);
-            return;
-        }
         long min = Long.MAX_VALUE;
         for (int i = 0; i < n; i++) {
             min = Math.min(min, when[a[i]]);
         }
         last = min;
+        counts[b] = 0;
+        emptied(b);
         // Every timer of bucket b agrees with the new last on this level and above: it lands lower.
         for (int i = 0; i < n; i++) {
             insert(a[i]);
-        }
-    }
-
-    /** The {@code n} slots of bucket 0's array, in their bucket order, made its heap (Floyd's bottom-up build). */
-    private void heapify(int n) {
-        int[] h = items[0];
-        for (int i = 0; i < n; i++) {
-            bucketOf[h[i]] = 0;
-            indexOf[h[i]] = i;
-        }
-        for (int i = (n >>> 1) - 1; i >= 0; i--) {
-            siftDown(i, h[i]);
         }
     }
 
@@ -257,7 +216,6 @@ public final class EventQueue {
             counts[b] = 0;
         }
         levels = 0;
-        Arrays.fill(words, 0);
         Arrays.fill(digits, 0);
         last = time;
         for (int i = 0; i < k; i++) {
