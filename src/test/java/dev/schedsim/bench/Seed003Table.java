@@ -47,9 +47,8 @@ public final class Seed003Table {
             double[][] idle = new double[2][reps];
             double[][] balances = new double[2][reps];
             StringBuilder costs = new StringBuilder();
-            int row = g;
-            Report[] runs = SeedRuns.all(2 * reps, i -> Engine.run(spec(profiles[i / reps], row,
-                    Math.max(1, total / row)), i % reps + 1, Long.MAX_VALUE, RunControl.NONE));
+            Report[] runs = SeedRuns.all(2 * reps, i -> Engine.run(spec(profiles[i / reps], g,
+                    Math.max(1, total / g)), i % reps + 1, Long.MAX_VALUE, RunControl.NONE));
             for (int p = 0; p < 2; p++) {
                 for (int s = 0; s < reps; s++) {
                     Report r = runs[p * reps + s];
