@@ -87,7 +87,7 @@ class LatencyValidationTests {
      */
     static final String[] DATA = {"latency-cases.json", "latency-cases-2026-12-02.json",
         "latency-cases-2026-12-02b.json", "latency-cases-2026-12-06.json", "latency-cases-2026-12-06b.json",
-        "latency-cases-2026-12-06c.json"};
+        "latency-cases-2026-12-06c.json", "latency-cases-2026-12-06d.json"};
 
     record Case(String data, String name, long durationMs, List<CgroupSpec> cgroups, List<Group> groups,
                 JsonNode runs, List<String> knownDeviations, JsonNode hardware) {
@@ -241,7 +241,7 @@ class LatencyValidationTests {
         for (int r = 0; r < v.length; r++) {
             JsonNode grp = c.runs().get(r).get("groups").get(g);
             v[r] = switch (figure) {
-                case "p50", "p90", "p99", "max" -> {
+                case "p50", "p90", "p99", "max", "over100usPct" -> {
                     JsonNode x = grp.get("returnLatencyUs").get(figure);
                     yield x == null || x.isNull() ? Double.NaN : x.asDouble();
                 }
@@ -271,6 +271,7 @@ class LatencyValidationTests {
                 case "p90" -> w.wakeupLatencyUs().p90();
                 case "p99" -> w.wakeupLatencyUs().p99();
                 case "max" -> w.wakeupLatencyUs().max();
+                case "over100usPct" -> w.wakeupLatencyUs().over100usPct();
                 case "cpuMsPerThread" -> w.cpuUsec() / 1000.0 / spec(c).workloads().get(g).threadCount();
                 case "switches" -> w.contextSwitches();
                 case "migrations" -> w.migrations();
@@ -294,6 +295,28 @@ class LatencyValidationTests {
     }
 
     static final String[] LATENCY = {"p50", "p90", "p99", "max"};
+
+    /** Whether the kernel's runs of group g give the share of wakeups over 100 µs (measured since 2026-12-06d). */
+    private static boolean hasShare(Case c, int g) {
+        JsonNode x = c.runs().get(0).get("groups").get(g).get("returnLatencyUs").get("over100usPct");
+        return x != null && !x.isNull();
+    }
+
+    /**
+     * Whether every run of the kernel meets figure f's tolerance against the runs' median k. A latency percentile
+     * that sits where the wakeups split into immediate ones and ones that waited for a running thread jumps between
+     * the two from run to run (four-2000's p90 53-994 us in nine runs of one host): no single run of the kernel
+     * would pass a test against its own median, so where the share over 100 us was measured, that share is
+     * asserted and such a percentile is reported only (docs/latency-validation.md, "Percentiles at a gap").
+     */
+    static boolean steady(String f, double[] kernelRuns, double k) {
+        for (double x : kernelRuns) {
+            if (!Double.isNaN(x) && !within(f, x, k)) {
+                return false;
+            }
+        }
+        return true;
+    }
     static final String[] COUNTS = {"switches", "migrations"};
 
     /** Whether model m meets the tolerance of figure f against kernel value k. */
@@ -306,6 +329,8 @@ class LatencyValidationTests {
                 return Math.abs(m - k) <= 50 || (m <= 2 * k && k <= 2 * m);
             case "cpuMsPerThread", "completionMs":
                 return Math.abs(m - k) <= Math.max(0.05 * k, 5);
+            case "over100usPct":
+                return Math.abs(m - k) <= Math.max(0.3 * k, 1);
             default:
                 return Math.abs(m - k) <= Math.max(0.3 * k, 10);
         }
@@ -322,8 +347,12 @@ class LatencyValidationTests {
         StringBuilder table = new StringBuilder();
         for (int g = 0; g < c.groups().size(); g++) {
             List<String> figures = new ArrayList<>();
+            boolean share = !c.groups().get(g).kind().equals("busy") && hasShare(c, g);
             if (!c.groups().get(g).kind().equals("busy")) {
                 figures.addAll(List.of(LATENCY));
+            }
+            if (share) {
+                figures.add("over100usPct");
             }
             figures.add("cpuMsPerThread");
             figures.addAll(List.of(COUNTS));
@@ -339,11 +368,14 @@ class LatencyValidationTests {
                 double m = median(mv);
                 boolean ok = within(f, m, k);
                 String key = "g" + g + "." + f;
+                boolean unsteady = share && List.of(LATENCY).contains(f) && !steady(f, kv, k);
                 table.append(String.format(Locale.ROOT, "  %-20s kernel %9.1f (%-17s) model %9.1f (%-17s) %s%n",
                         key, k, range(kv), m, range(mv),
-                        ok ? (c.knownDeviations().contains(key) ? "ok (listed as a known deviation: met now)" : "ok")
+                        unsteady ? (ok ? "ok" : "not asserted") + " (the kernel's runs do not meet it: the share over"
+                                + " 100 us decides it)"
+                        : ok ? (c.knownDeviations().contains(key) ? "ok (listed as a known deviation: met now)" : "ok")
                                 : c.knownDeviations().contains(key) ? "known deviation" : "MISS"));
-                if (!ok && !c.knownDeviations().contains(key)) {
+                if (!ok && !unsteady && !c.knownDeviations().contains(key)) {
                     misses.add(key);
                 }
             }

@@ -5,6 +5,9 @@ import org.HdrHistogram.Histogram;
 
 /** (model) The latency histograms of a run: recording that grows the range itself, and the reported percentiles. */
 public final class LatencyHistogram {
+    /** The bound of {@link Report.Latency#over100usPct()}: 100 µs, in ns. */
+    static final long OVER_NS = 100_000;
+
     private LatencyHistogram() {
     }
 
@@ -37,10 +40,11 @@ public final class LatencyHistogram {
     /** Percentiles (µs) of a histogram of ns. */
     public static Report.Latency percentiles(Histogram h) {
         if (h.getTotalCount() == 0) {
-            return new Report.Latency(0, 0, 0, 0, 0, 0);
+            return new Report.Latency(0, 0, 0, 0, 0, 0, 0);
         }
+        long over = h.getTotalCount() - h.getCountBetweenValues(0, OVER_NS);
         return new Report.Latency(h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
                 h.getValueAtPercentile(99) / 1000.0, h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0,
-                h.getTotalCount());
+                h.getTotalCount(), 100.0 * over / h.getTotalCount());
     }
 }
