@@ -87,6 +87,8 @@ SETS = {
 SETS["2026-12-06"] = SETS["2026-12-02b"]
 # 2026-12-06c: the same cases on the second host, the boot of latency-cases-2026-12-06c.json (its machine block and costs)
 SETS["2026-12-06c"] = SETS["2026-12-02b"]
+# the second host again, a later boot (latency-cases-2026-12-06d.json's costs)
+SETS["2026-12-06d"] = SETS["2026-12-02b"]
 
 
 def write(path, value):
