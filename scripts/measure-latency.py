@@ -19,7 +19,8 @@ usage: scripts/measure-latency.py [RUNS (3)] [CASE ... | machine]
 writes src/test/resources/validation/latency-cases.json, or the file ML_OUT names (all cases and the machine's own
 noise; with CASE names, only those cases are measured again and the rest kept from the file; with "machine", only
 the machine's noise; ML_MACHINE_PARTS=crossWake with "machine" measures only that part again in each of the
-file's machine runs; ML_MACHINE_PARTS=hostStalls likewise for the host's stalls)
+file's machine runs; ML_MACHINE_PARTS=hostStalls likewise for the host's stalls, sharedSleepers for periodic
+threads sharing a CPU)
 """
 import json
 import os
@@ -344,6 +345,21 @@ def cross_wake():
     return out
 
 
+def shared_sleepers():
+    """Periodic threads of 200/800 us pinned to CPU 1, one, two and four of them: what a cycle costs each beyond its
+    work when its CPU halts between runs (one), and when it goes straight from one thread to the next where they
+    meet (two, four), as the loaded cases' threads share their CPUs; the one-sleeper parts (idleExit, busyWake) do
+    not separate these (docs/latency-validation.md, "Where a cycle's overhead sits")."""
+    out = []
+    for n in (1, 2, 4):
+        _, threads, _ = traced_latbench(["3000", "periodic,%d,200,800,cpu=1" % n])
+        per = [1000 * (sched_field(t["sched"], "se.sum_exec_runtime") or 0) / max(t["units"], 1) for t in threads]
+        out.append({"threads": n, "runUs": 200, "sleepUs": 800, "cpuUsPerCycle": round(sum(per) / len(per), 2),
+                    "cycles": sum(t["units"] for t in threads)})
+        time.sleep(0.3)
+    return out
+
+
 def steal_ms():
     """Per CPU, the time its host ran something else while it had work (/proc/stat's steal, USER_HZ ticks), ms."""
     out = {}
@@ -497,7 +513,7 @@ def machine_noise():
     _, _, runs, _ = parse_trace(trace_copy, set())
     activity["traceRunUs"] = summary([(b - a) * 1e6 for _, a, b, _ in runs])
     return {"interrupts": gaps, "idleExit": idle, "busyWake": busy_wake, "pipeWake": pipe, "crossWake": cross_wake(),
-            "idleMachine": activity, "hostStalls": host_stalls()}
+            "sharedSleepers": shared_sleepers(), "idleMachine": activity, "hostStalls": host_stalls()}
 
 
 def main():
@@ -519,7 +535,7 @@ def main():
             # measure these parts again in each of the file's machine runs, keeping the rest of them
             for run in noise_runs:
                 for part in parts:
-                    run[part] = {"crossWake": cross_wake, "hostStalls": host_stalls}[part]()
+                    run[part] = {"crossWake": cross_wake, "hostStalls": host_stalls, "sharedSleepers": shared_sleepers}[part]()
                     print(part, json.dumps(run[part])[:300], file=sys.stderr)
             noise = noise_runs[0]
         elif not only or only == ["machine"]:

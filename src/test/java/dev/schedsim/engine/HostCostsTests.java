@@ -89,6 +89,7 @@ class HostCostsTests {
         busyWake(h, table, misses);
         pipeWake(h, table, misses);
         crossWake(h, table, misses, 10);
+        sharedSleepers(h, table, misses);
         System.out.println("host costs " + h + "\n" + table);
         List<String> known = misses.stream().filter(h.known()::contains).toList();
         if (!known.isEmpty()) {
@@ -188,6 +189,29 @@ class HostCostsTests {
                 SECONDS * 1e6 / tx, 0.1, 0);
         check(table, misses, "pair across the CPUs, " + work + " us a side: CPU a transaction",
                 cross.apply("cpuUsPerTransaction"), w.cpuUsec() / tx, 0.1, 0);
+    }
+
+    /**
+     * Periodic threads of 200/800 µs pinned to one CPU, one, two and four of them: CPU a cycle within 2 % (a few µs
+     * beyond the work: the loaded cases' threads share their CPUs this way, and a bandwidth case's CPU a cycle is
+     * held to 1 %). Measured since latency-cases-2026-12-06d.json.
+     */
+    private static void sharedSleepers(Host h, StringBuilder table, List<String> misses) {
+        for (int i = 0; i < 3; i++) {
+            int k = i;
+            double measured = median(h.noise(), r -> r.path("sharedSleepers").path(k).path("cpuUsPerCycle"));
+            if (Double.isNaN(measured)) {
+                return;
+            }
+            int n = h.noise().get(0).get("sharedSleepers").get(k).get("threads").asInt();
+            double cycle = 0;
+            for (long seed = 1; seed <= 2; seed++) {
+                Report.WorkloadReport w = run(h, List.of(onCpu(WorkloadSpec.periodic("p", "/", n, 200, 800), 1)),
+                        seed).workloads().get(0);
+                cycle += w.cpuUsec() / (w.throughputPerSec() * SECONDS) / 2;
+            }
+            check(table, misses, n + " × 200/800 us on one CPU: CPU a cycle", measured, cycle, 0.02, 0);
+        }
     }
 
     private static void check(StringBuilder table, List<String> misses, String what, double measured, double model,
