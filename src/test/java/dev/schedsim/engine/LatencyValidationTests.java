@@ -28,7 +28,9 @@ import tools.jackson.databind.ObjectMapper;
  * The real-kernel latency and placement cases (validation/latency-cases.json, measured on the validation machine
  * with scripts/measure-latency.py) run through the engine on validation-2c, profile 6.18, HZ 250, with three seeds.
  * The model's medians over its seeds must meet these tolerances against the kernel's medians over its runs:
- * wakeup latency percentiles (p50, p90, p99, max) within 2× or 50 µs; context switches, migrations and units
+ * wakeup latency percentiles (p50, p90, p99, max) within 2× or 50 µs (where a data set has the share of wakeups
+ * over 100 µs, that share within 30 % or one point, and a percentile the kernel's own runs do not repeat within its
+ * tolerance is reported instead: {@link #steady}); context switches, migrations and units
  * (cycles, transactions) within 30 % or 10; CPU time per thread and a finite workload's completion time within
  * 5 % or 5 ms. A figure the model
  * does not reproduce yet is listed with its reason in the data file ({@code knownDeviations}); it is reported, not
