@@ -98,9 +98,10 @@ public record Report(long simulatedUs, long events, List<CgroupReport> cgroups, 
      * Latency percentiles in µs, and the share of latencies over 100 µs in per cent: where latencies split into
      * immediate ones and ones that waited for a running thread, a percentile near that share jumps between the two
      * modes from seed to seed, and the share is what decides it (docs/latency-validation.md, "Percentiles at a gap").
+     * The share is null in a report stored before it existed (a run's stored report is read back as this record).
      */
     public record Latency(double p50, double p90, double p99, double p999, double max, long count,
-                          double over100usPct) {
+                          Double over100usPct) {
     }
 
     /**

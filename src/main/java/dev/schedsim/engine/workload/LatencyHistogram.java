@@ -40,7 +40,7 @@ public final class LatencyHistogram {
     /** Percentiles (µs) of a histogram of ns. */
     public static Report.Latency percentiles(Histogram h) {
         if (h.getTotalCount() == 0) {
-            return new Report.Latency(0, 0, 0, 0, 0, 0, 0);
+            return new Report.Latency(0, 0, 0, 0, 0, 0, 0.0);
         }
         long over = h.getTotalCount() - h.getCountBetweenValues(0, OVER_NS);
         return new Report.Latency(h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
