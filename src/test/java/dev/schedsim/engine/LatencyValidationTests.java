@@ -297,6 +297,7 @@ class LatencyValidationTests {
     }
 
     static final String[] LATENCY = {"p50", "p90", "p99", "max"};
+    static final String[] COUNTS = {"switches", "migrations"};
 
     /** Whether the kernel's runs of group g give the share of wakeups over 100 µs (measured since 2026-12-06d). */
     private static boolean hasShare(Case c, int g) {
@@ -319,7 +320,6 @@ class LatencyValidationTests {
         }
         return true;
     }
-    static final String[] COUNTS = {"switches", "migrations"};
 
     /** Whether model m meets the tolerance of figure f against kernel value k. */
     static boolean within(String f, double m, double k) {
