@@ -15,6 +15,7 @@ static volatile long handled;
 static void on_sig(int s) { (void)s; handled++; }
 static double now_ns(clockid_t c) { struct timespec t; clock_gettime(c, &t); return t.tv_sec * 1e9 + t.tv_nsec; }
 int main(int argc, char **argv) {
+    if (argc < 4) { fprintf(stderr, "usage: selfsig SECONDS EVERY_US MODE\n"); return 2; }
     double seconds = atof(argv[1]); long every_us = atol(argv[2]); int mode = atoi(argv[3]); /* 0 none, 1 raise */
     cpu_set_t s; CPU_ZERO(&s); CPU_SET(1, &s); sched_setaffinity(0, sizeof s, &s);
     struct sigaction sa; memset(&sa, 0, sizeof sa); sa.sa_handler = on_sig; sigaction(SIGUSR1, &sa, NULL);

@@ -42,6 +42,7 @@ static void *sleeper(void *arg) {
 }
 
 int main(int argc, char **argv) {
+    if (argc < 5) { fprintf(stderr, "usage: wakecost SECONDS SLEEP_US RUN_US POLICY\n"); return 2; }
     seconds = atof(argv[1]); sleep_us = atol(argv[2]); run_us = atol(argv[3]); policy = atoi(argv[4]);
     pthread_t b0, b1, s;
     pthread_create(&b0, NULL, busy, (void *)0L); pthread_create(&b1, NULL, busy, (void *)1L);

@@ -26,7 +26,10 @@ import tools.jackson.databind.ObjectMapper;
  *   <li>a 50 µs thread alone on CPU 1 after sleeps of 0.2-10 ms: its CPU a cycle, within 5 %;</li>
  *   <li>a 50/950 µs sleeper preempting a busy thread: its CPU a cycle, within 5 %, and what the busy thread loses
  *   per wakeup against a busy thread on the other CPU, within 30 % or 2 µs;</li>
- *   <li>a request-response pair on one CPU with 10 µs a side: its CPU a transaction, within 5 %.</li>
+ *   <li>a request-response pair on one CPU with 10 µs a side: its CPU a transaction, within 5 %;</li>
+ *   <li>a pair across the CPUs with 10 µs a side: its wall time and CPU a transaction, within 10 %;</li>
+ *   <li>one, two and four 200/800 µs threads sharing CPU 1 (sharedSleepers, where measured): their CPU a cycle,
+ *   within 2 %.</li>
  * </ul>
  */
 class HostCostsTests {
