@@ -185,6 +185,9 @@ public record SimulationRequest(
             Long hrtimerSleepNs,
             @Schema(description = "time a sleep timer's expiry and the wakeup it does take from the task running on "
                     + "that CPU (interrupt time charged to the interrupted task), ns") Long hrtimerIrqNs,
+            @Schema(description = "what a timed sleep whose timer becomes its CPU's first to expire pays beyond "
+                    + "hrtimerSleepNs: programming the clock-event device (hrtimer_reprogram(); on a virtual machine "
+                    + "an exit to the host), ns") Long hrtimerReprogramNs,
             @Schema(description = "CPU time a task woken onto an idle CPU from another CPU (by IPI) pays for that "
                     + "path, ns") Long ipiWakeNs,
             @Schema(description = "time from that IPI's send until the idle CPU starts leaving its idle state, ns")

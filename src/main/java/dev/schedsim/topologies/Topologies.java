@@ -175,6 +175,7 @@ public class Topologies {
             {"idleScanPerCpuNs", h.idleScanPerCpuNs()}, {"balancePerCpuNs", h.balancePerCpuNs()},
             {"blockedAveragesPerCfsRqNs", h.blockedAveragesPerCfsRqNs()}, {"wakeKernelNs", h.wakeKernelNs()},
             {"hrtimerSleepNs", h.hrtimerSleepNs()}, {"hrtimerIrqNs", h.hrtimerIrqNs()},
+            {"hrtimerReprogramNs", h.hrtimerReprogramNs()},
             {"ipiWakeNs", h.ipiWakeNs()}, {"ipiDeliveryNs", h.ipiDeliveryNs()}};
         for (Object[] f : nonNegative) {
             if (f[1] != null && ((Number) f[1]).doubleValue() < 0) {
@@ -209,6 +210,7 @@ public class Topologies {
                 or(h.blockedAveragesPerCfsRqNs(), d.blockedAveragesPerCfsRqNs()), line,
                 or(h.wakeKernelNs(), d.wakeKernelNs()),
                 or(h.hrtimerSleepNs(), d.hrtimerSleepNs()), or(h.hrtimerIrqNs(), d.hrtimerIrqNs()),
+                or(h.hrtimerReprogramNs(), d.hrtimerReprogramNs()),
                 or(h.ipiWakeNs(), d.ipiWakeNs()), or(h.ipiDeliveryNs(), d.ipiDeliveryNs()), d.idleExitCpuShare(),
                 d.noise());
     }

@@ -89,7 +89,8 @@ class LatencyValidationTests {
      */
     static final String[] DATA = {"latency-cases.json", "latency-cases-2026-12-02.json",
         "latency-cases-2026-12-02b.json", "latency-cases-2026-12-06.json", "latency-cases-2026-12-06b.json",
-        "latency-cases-2026-12-06c.json", "latency-cases-2026-12-06d.json"};
+        "latency-cases-2026-12-06c.json", "latency-cases-2026-12-06d.json",
+        "latency-cases-2026-12-06e.json"};
 
     record Case(String data, String name, long durationMs, List<CgroupSpec> cgroups, List<Group> groups,
                 JsonNode runs, List<String> knownDeviations, JsonNode hardware) {
@@ -158,6 +159,7 @@ class LatencyValidationTests {
         HardwareModel hw = t.hardware().withWakeKernelNs(h.get("wakeKernelNs").asLong())
                 .withHrtimerSleepNs(h.get("hrtimerSleepNs").asLong())
                 .withHrtimerIrqNs(h.has("hrtimerIrqNs") ? h.get("hrtimerIrqNs").asLong() : 0)
+                .withHrtimerReprogramNs(h.has("hrtimerReprogramNs") ? h.get("hrtimerReprogramNs").asLong() : 0)
                 .withWakeIpi(h.has("ipiWakeNs") ? h.get("ipiWakeNs").asLong() : 0,
                         h.has("ipiDeliveryNs") ? h.get("ipiDeliveryNs").asLong() : 0)
                 .withIdleExit(h.get("shallowIdleExitNs").asLong(), h.get("deepIdleExitNs").asLong(),

@@ -114,7 +114,7 @@ class SmtThroughputTests {
                 d.deepIdleExitNs(), d.deepIdleResidencyNs(), d.coreIdleWatts(), d.deepIdleWatts(), d.coreBusyWatts(),
                 d.smtThreadWatts(), d.contextSwitchNs(), d.updateCurrNs(), d.bandwidthHookNs(),
                 d.idleScanPerCpuNs(), d.balancePerCpuNs(), d.blockedAveragesPerCfsRqNs(), d.lineTransferNs(),
-                d.wakeKernelNs(), d.hrtimerSleepNs(), d.hrtimerIrqNs(), d.ipiWakeNs(),
+                d.wakeKernelNs(), d.hrtimerSleepNs(), d.hrtimerIrqNs(), d.hrtimerReprogramNs(), d.ipiWakeNs(),
                 d.ipiDeliveryNs(), d.idleExitCpuShare(), d.noise());
         TopologySpec base = Specs.preset("desktop-8c-smt2");
         TopologySpec topo = new TopologySpec(base.sockets(), base.numaNodesPerSocket(), base.llcsPerNumaNode(),

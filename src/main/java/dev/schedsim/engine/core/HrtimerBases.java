@@ -21,9 +21,12 @@ public final class HrtimerBases {
     private final int[] size;
     /** Per CPU: no armed timer's soft expiry is earlier (a bound: exact after each scan, lowered by arm()). */
     private final long[] minSoft;
+    /** Whether a sleep's reprogram has a cost (HardwareModel.hrtimerReprogramNs > 0): else nobody asks. */
+    private final boolean tracksFirst;
 
-    public HrtimerBases(SimClock clock, Timers timers, int ncpu) {
+    public HrtimerBases(SimClock clock, Timers timers, int ncpu, boolean tracksFirst) {
         this.clock = clock;
+        this.tracksFirst = tracksFirst;
         this.timers = timers;
         this.base = new Task[ncpu][4];
         this.size = new int[ncpu];
@@ -38,6 +41,7 @@ public final class HrtimerBases {
         p.timerHardNs = now + p.sleepNs;
         // (a sleep of 0 with slack is never expired by the interrupt that armed it)
         p.timerSoftNs = Math.max(now + 1, p.timerHardNs - p.sleepSlackNs);
+        p.timerFirst = tracksFirst && becomesFirst(p.timerHardNs, cpu);
         timers.queue.arm(timers.task(p.id), p.timerHardNs + latenessNs, Timers.PRIO_TASK);
         if (p.sleepSlackNs > 0) {
             if (size[cpu] == base[cpu].length) {
@@ -48,6 +52,26 @@ public final class HrtimerBases {
             p.timerCpu = cpu;
             minSoft[cpu] = Math.min(minSoft[cpu], p.timerSoftNs);
         }
+    }
+
+    /**
+     * hrtimer_start_range_ns()'s test before hrtimer_reprogram(): does a timer expiring at {@code hardNs} come
+     * before every timer already armed on {@code cpu} — the tick (tick_sched_timer(), armed while the CPU is busy)
+     * and the sleep timers of its base? Only then is the clock-event device programmed. (Sleep timers without
+     * slack are not kept in the base and not compared: a real-time task's sleeps, rare beside the tick.)
+     */
+    private boolean becomesFirst(long hardNs, int cpu) {
+        int tick = timers.tick(cpu);
+        if (timers.queue.armed(tick) && timers.queue.when(tick) <= hardNs) {
+            return false;
+        }
+        Task[] b = base[cpu];
+        for (int i = 0, n = size[cpu]; i < n; i++) {
+            if (b[i].timerHardNs <= hardNs) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** hrtimer_cancel() (the task woke or exits otherwise), or the timer's own expiry. */

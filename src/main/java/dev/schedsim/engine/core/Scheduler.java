@@ -57,6 +57,7 @@ public final class Scheduler {
     private final long contextSwitchNs;
     private final long wakeKernelNs;
     private final long hrtimerSleepNs;
+    private final long hrtimerReprogramNs;
     private final long ipiWakeNs;
     private final MachineActivity activity;
     private final double idleExitCpuShare;
@@ -100,6 +101,7 @@ public final class Scheduler {
         this.contextSwitchNs = hw.contextSwitchNs();
         this.wakeKernelNs = hw.wakeKernelNs();
         this.hrtimerSleepNs = hw.hrtimerSleepNs();
+        this.hrtimerReprogramNs = hw.hrtimerReprogramNs();
         this.ipiWakeNs = hw.ipiWakeNs();
         this.idleExitCpuShare = hw.idleExitCpuShare();
         this.tickNs = kernel.tickNs();
@@ -214,11 +216,13 @@ public final class Scheduler {
         }
         if (next.wakeTime >= 0) {
             // The kernel side of the sleep and the wakeup, in the task's own time, and a timed sleep's timer
-            // (hrtimer_start_range_ns() and the way back: HardwareModel.hrtimerSleepNs); out of an idle state the CPU
+            // (hrtimer_start_range_ns() and the way back: HardwareModel.hrtimerSleepNs, with hrtimerReprogramNs when
+            // the timer became the CPU's first, HrtimerBases.becomesFirst()); out of an idle state the CPU
             // may run it cold, for a share of the exit's time (HardwareModel.idleExitCpuShare: on validation-2c
             // about as long again, measured), and a wakeup sent from another CPU by IPI costs its path (ipiWakeNs).
             // A message its waker wrote on another CPU is read from there (CacheModel.messageTransfer()).
             execution.stall(cpu, wakeKernelNs + (next.timedSleep ? hrtimerSleepNs : 0)
+                    + (next.timedSleep && next.timerFirst ? hrtimerReprogramNs : 0)
                     + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0) + (next.ipiWake ? ipiWakeNs : 0)
                     + cache.messageTransfer(cpu, next));
             next.ipiWake = false;

@@ -163,7 +163,7 @@ public final class Simulation {
                 seed);
 
         // The core paths.
-        this.hrtimers = new HrtimerBases(clock, timers, ncpu);
+        this.hrtimers = new HrtimerBases(clock, timers, ncpu, hw.hrtimerReprogramNs() > 0);
         this.hostStalls = new HostStalls(clock, timers, execution, rqClock, hrtimers, activity, resched);
         this.scheduler = new Scheduler(kernel, hw, clock, timers, resched, hostStalls,
                 new Scheduler.Paths(rqs, contextSwitch, counters, updateCurr, fairPick, throttle, balance.newidle()),

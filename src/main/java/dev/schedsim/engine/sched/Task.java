@@ -55,6 +55,8 @@ public final class Task implements SimThread {
     public long sleepSlackNs;
     /** Its last sleep was a timed one (an hrtimer armed), not a wait on a queue: HardwareModel.hrtimerSleepNs. */
     public boolean timedSleep;
+    /** Its sleep's timer became its CPU's first to expire when armed: HardwareModel.hrtimerReprogramNs. */
+    public boolean timerFirst;
     /** Its sleep timer expired in an interrupt on a busy CPU: its wakeup is due at the interrupt's end. */
     public boolean irqWake;
     /** Its last wakeup came to an idle CPU from another one, by IPI: HardwareModel.ipiWakeNs (WakeIpi). */

@@ -31,7 +31,12 @@ package dev.schedsim.engine.spec;
  * a timed sleep 3.5 µs more; 0 by default, where {@code wakeKernelNs} covers both). {@code hrtimerIrqNs} is the
  * time a sleep timer's expiry, and the try_to_wake_up() it runs in hardirq context, take from the task running on
  * that CPU, which the kernel charges with it when IRQ_TIME_ACCOUNTING is off (0 by default; 11.8 µs measured on the
- * second host of the validation guest, not measured on the one validation-2c is calibrated on). {@code ipiWakeNs}
+ * second host of the validation guest, not measured on the one validation-2c is calibrated on). {@code hrtimerReprogramNs}
+ * is the part of a timed sleep that only a sleep whose timer becomes its CPU's first to expire pays:
+ * hrtimer_start_range_ns() calls hrtimer_reprogram() only then, and programming the clock-event device is a
+ * TSC-deadline MSR write, on a virtual machine an exit to the host (about 3.5 µs on the validation guest's second
+ * host, src/test/c/rearm.c); a sleep that arms behind another sleeper's timer or the tick programs nothing. 0 by
+ * default, where {@code hrtimerSleepNs} covers it on every timed sleep. {@code ipiWakeNs}
  * and {@code ipiDeliveryNs}: a wakeup onto another, idle CPU is sent by IPI (WakeIpi); the target starts leaving
  * idle the second later, the woken task pays the first as CPU time (0 by default).
  *
@@ -62,6 +67,7 @@ public record HardwareModel(
         long wakeKernelNs,
         long hrtimerSleepNs,
         long hrtimerIrqNs,
+        long hrtimerReprogramNs,
         long ipiWakeNs,
         long ipiDeliveryNs,
         double idleExitCpuShare,
@@ -95,7 +101,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 250, 2_000, defaultLineTransferNs(), 5_000, 0, 0, 0, 0, 0, MachineNoise.defaults());
+                2_000, 50, 30, 15, 250, 2_000, defaultLineTransferNs(), 5_000, 0, 0, 0, 0, 0, 0, MachineNoise.defaults());
     }
 
     public HardwareModel {
@@ -168,6 +174,11 @@ public record HardwareModel(
         return with(c -> c.hrtimerIrqNs = ns);
     }
 
+    /** The same model with another cost of programming the clock-event device for a sleep's timer. */
+    public HardwareModel withHrtimerReprogramNs(long ns) {
+        return with(c -> c.hrtimerReprogramNs = ns);
+    }
+
     /** The same model with another cost of a wakeup's IPI to an idle CPU: its CPU time, and its delivery. */
     public HardwareModel withWakeIpi(long wakeNs, long deliveryNs) {
         return with(c -> {
@@ -223,6 +234,7 @@ public record HardwareModel(
         private long wakeKernelNs;
         private long hrtimerSleepNs;
         private long hrtimerIrqNs;
+        private long hrtimerReprogramNs;
         private long ipiWakeNs;
         private long ipiDeliveryNs;
         private double idleExitCpuShare;
@@ -248,6 +260,7 @@ public record HardwareModel(
             wakeKernelNs = h.wakeKernelNs;
             hrtimerSleepNs = h.hrtimerSleepNs;
             hrtimerIrqNs = h.hrtimerIrqNs;
+            hrtimerReprogramNs = h.hrtimerReprogramNs;
             ipiWakeNs = h.ipiWakeNs;
             ipiDeliveryNs = h.ipiDeliveryNs;
             idleExitCpuShare = h.idleExitCpuShare;
@@ -258,7 +271,7 @@ public record HardwareModel(
             return new HardwareModel(smtThroughput, cacheRefillNsPerKb, shallowIdleExitNs, deepIdleExitNs,
                     deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                     updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
-                    lineTransferNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, ipiWakeNs,
+                    lineTransferNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, hrtimerReprogramNs, ipiWakeNs,
                     ipiDeliveryNs, idleExitCpuShare, noise);
         }
     }
