@@ -89,6 +89,8 @@ SETS["2026-12-06"] = SETS["2026-12-02b"]
 SETS["2026-12-06c"] = SETS["2026-12-02b"]
 # the second host again, a later boot (latency-cases-2026-12-06d.json's costs)
 SETS["2026-12-06d"] = SETS["2026-12-02b"]
+# the second host, the boot of 15:50 (latency-cases-2026-12-06e.json's costs): a boot the reprogram split was not derived on
+SETS["2026-12-06e"] = SETS["2026-12-02b"]
 
 
 def write(path, value):
