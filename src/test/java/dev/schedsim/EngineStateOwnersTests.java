@@ -89,7 +89,7 @@ class EngineStateOwnersTests {
         group(TASK, "the run segment's progress", List.of(E + "machine.Execution"),
                 "remainingWork", "spinUntil", "clockRunUntil", "workDoneNs"),
         group(TASK, "the sleep's hrtimer (hrtimer_start_range_ns())", List.of(E + "core.HrtimerBases"),
-                "timerSoftNs", "timerHardNs", "timerIndex", "timerCpu"),
+                "timerSoftNs", "timerHardNs", "timerIndex", "timerCpu", "timerFirst"),
         group(TASK, "rq->cfs_tasks links", List.of(E + "sched.RunQueues"), "lruPrev", "lruNext", "onLru"),
         group(TASK, "wake_wide()'s record_wakee()", List.of(E + "select.SelectTaskRq"),
                 "lastWakee", "wakeeFlips", "wakeeFlipDecayTs"),
