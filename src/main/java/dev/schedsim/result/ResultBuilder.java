@@ -166,6 +166,7 @@ public final class ResultBuilder {
 
     private static ResultDocument.Latency latency(Report.Latency l) {
         return new ResultDocument.Latency(Num.round(l.p50()), Num.round(l.p90()), Num.round(l.p99()),
-                Num.round(l.p999()), Num.round(l.max()), Num.of(l.count()));
+                Num.round(l.p999()), Num.round(l.max()), Num.of(l.count()),
+                l.over100usPct() == null ? null : Num.round(l.over100usPct()));
     }
 }

@@ -46,7 +46,8 @@ final class ResultMeans {
     private static ResultDocument.Latency latency(List<ResultDocument.Latency> l) {
         return new ResultDocument.Latency(num(l, ResultDocument.Latency::p50), num(l, ResultDocument.Latency::p90),
                 num(l, ResultDocument.Latency::p99), num(l, ResultDocument.Latency::p999),
-                num(l, ResultDocument.Latency::max), num(l, ResultDocument.Latency::count));
+                num(l, ResultDocument.Latency::max), num(l, ResultDocument.Latency::count),
+                num(l, ResultDocument.Latency::over100usPct));
     }
 
     private static ResultDocument.Cpus cpus(List<ResultDocument.Cpus> c) {

@@ -89,6 +89,11 @@ class ResultDocumentTests {
             assertMean(wn.path("throughputPerSec"), runs, r -> r.workloads().get(i).throughputPerSec());
             assertMean(wn.path("wakeupLatencyUs").path("p99"), runs,
                     r -> r.workloads().get(i).wakeupLatencyUs().p99());
+            // the share of wakeups over 100 µs travels with the percentiles (0-100 %): the mean of what each run
+            // shows (Num: a run's value is kept rounded, the share is not a whole number as percentiles mostly are)
+            assertMean(wn.path("wakeupLatencyUs").path("over100usPct"), runs,
+                    r -> dev.schedsim.result.Num.round(r.workloads().get(i).wakeupLatencyUs().over100usPct()));
+            assertThat(wn.path("wakeupLatencyUs").path("over100usPct").asDouble()).isBetween(0.0, 100.0);
             assertMean(wn.path("contextSwitches"), runs, r -> r.workloads().get(i).contextSwitches());
         }
         assertMean(node.path("cpus").path("idlePct"), runs, r -> r.cpus().idlePct());
