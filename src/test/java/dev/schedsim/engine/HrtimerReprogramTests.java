@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class HrtimerReprogramTests {
     static final long REPROGRAM_NS = 10_000;
 
-    /** {@code n} threads of {@code runUs}/{@code sleepUs} pinned to CPU 1 of the quiet validation-2c, 2 s: CPU a cycle, µs. */
+    /** {@code n} threads of {@code runUs}/{@code sleepUs} on CPU 1 of the quiet validation-2c, 2 s: CPU a cycle, µs. */
     private static double cycle(long reprogramNs, int n, long runUs, long sleepUs) {
         TopologySpec t = Specs.preset("validation-2c");
         TopologySpec topo = Specs.withHardware(t, t.hardware().withHrtimerReprogramNs(reprogramNs));

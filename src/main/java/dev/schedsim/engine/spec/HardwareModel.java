@@ -31,10 +31,10 @@ package dev.schedsim.engine.spec;
  * a timed sleep 3.5 µs more; 0 by default, where {@code wakeKernelNs} covers both). {@code hrtimerIrqNs} is the
  * time a sleep timer's expiry, and the try_to_wake_up() it runs in hardirq context, take from the task running on
  * that CPU, which the kernel charges with it when IRQ_TIME_ACCOUNTING is off (0 by default; 11.8 µs measured on the
- * second host of the validation guest, not measured on the one validation-2c is calibrated on). {@code hrtimerReprogramNs}
- * is the part of a timed sleep that only a sleep whose timer becomes its CPU's first to expire pays:
- * hrtimer_start_range_ns() calls hrtimer_reprogram() only then, and programming the clock-event device is a
- * TSC-deadline MSR write, on a virtual machine an exit to the host (about 3.5 µs on the validation guest's second
+ * second host of the validation guest, not measured on the one validation-2c is calibrated on).
+ * {@code hrtimerReprogramNs} is the part of a timed sleep that only a sleep whose timer becomes its CPU's first to
+ * expire pays: hrtimer_start_range_ns() calls hrtimer_reprogram() only then, and programming the clock-event device
+ * is a TSC-deadline MSR write, on a virtual machine an exit to the host (3.6 µs on the validation guest's second
  * host, src/test/c/rearm.c); a sleep that arms behind another sleeper's timer or the tick programs nothing. 0 by
  * default, where {@code hrtimerSleepNs} covers it on every timed sleep. {@code ipiWakeNs}
  * and {@code ipiDeliveryNs}: a wakeup onto another, idle CPU is sent by IPI (WakeIpi); the target starts leaving
@@ -101,7 +101,8 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 250, 2_000, defaultLineTransferNs(), 5_000, 0, 0, 0, 0, 0, 0, MachineNoise.defaults());
+                2_000, 50, 30, 15, 250, 2_000, defaultLineTransferNs(), 5_000, 0, 0, 0, 0, 0, 0,
+                MachineNoise.defaults());
     }
 
     public HardwareModel {
