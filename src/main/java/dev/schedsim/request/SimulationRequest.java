@@ -181,7 +181,8 @@ public record SimulationRequest(
             @Schema(description = "kernel time a task spends around each sleep and wakeup beyond the context switch "
                     + "(system call, wait queue, wakeup path), ns") Long wakeKernelNs,
             @Schema(description = "what a timed sleep (clock_nanosleep, usleep) costs its task beyond wakeKernelNs: "
-                    + "programming the timer (on a virtual machine, exits to the host); its expiry is hrtimerIrqNs, ns")
+                    + "programming the timer (on a virtual machine, exits to the host; only what is left of it when "
+                    + "hrtimerReprogramNs is given); its expiry is hrtimerIrqNs, ns")
             Long hrtimerSleepNs,
             @Schema(description = "time a sleep timer's expiry and the wakeup it does take from the task running on "
                     + "that CPU (interrupt time charged to the interrupted task), ns") Long hrtimerIrqNs,

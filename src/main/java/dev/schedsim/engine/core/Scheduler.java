@@ -221,8 +221,8 @@ public final class Scheduler {
             // may run it cold, for a share of the exit's time (HardwareModel.idleExitCpuShare: on validation-2c
             // about as long again, measured), and a wakeup sent from another CPU by IPI costs its path (ipiWakeNs).
             // A message its waker wrote on another CPU is read from there (CacheModel.messageTransfer()).
-            execution.stall(cpu, wakeKernelNs + (next.timedSleep ? hrtimerSleepNs : 0)
-                    + (next.timedSleep && next.timerFirst ? hrtimerReprogramNs : 0)
+            execution.stall(cpu, wakeKernelNs
+                    + (next.timedSleep ? hrtimerSleepNs + (next.timerFirst ? hrtimerReprogramNs : 0) : 0)
                     + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0) + (next.ipiWake ? ipiWakeNs : 0)
                     + cache.messageTransfer(cpu, next));
             next.ipiWake = false;
