@@ -192,7 +192,12 @@ public record SimulationRequest(
             @Schema(description = "CPU time a task woken onto an idle CPU from another CPU (by IPI) pays for that "
                     + "path, ns") Long ipiWakeNs,
             @Schema(description = "time from that IPI's send until the idle CPU starts leaving its idle state, ns")
-            Long ipiDeliveryNs) {
+            Long ipiDeliveryNs,
+            @Schema(description = "a load balance that detaches tasks pays for the busiest run queue's locked "
+                    + "section: the lock's and the tasks' cache lines (lineTransferNs by distance) and the wait "
+                    + "behind other CPUs balancing from the same queue, which makes a rare newidle balance dear "
+                    + "(seed 003's max_newidle_lb_cost). Default false: not yet validated on a real 2-CPU machine")
+            Boolean busiestRqLock) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -212,7 +212,7 @@ public class Topologies {
                 or(h.hrtimerSleepNs(), d.hrtimerSleepNs()), or(h.hrtimerIrqNs(), d.hrtimerIrqNs()),
                 or(h.hrtimerReprogramNs(), d.hrtimerReprogramNs()),
                 or(h.ipiWakeNs(), d.ipiWakeNs()), or(h.ipiDeliveryNs(), d.ipiDeliveryNs()), d.idleExitCpuShare(),
-                d.noise());
+                d.noise(), h.busiestRqLock() != null ? h.busiestRqLock() : d.busiestRqLock());
     }
 
     private static long or(Long v, long d) {

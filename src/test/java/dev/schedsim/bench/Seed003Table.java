@@ -17,7 +17,9 @@ import java.util.List;
  * Seed 003's table as the posting ran it: {@code hackbench -g G -l (TOTAL / G)} (a fixed number of messages, which
  * the posting's times imply) on the ThunderX2 preset with its machine noise, 5.15 against 5.16, REPS seeds; prints
  * each row as {@code groups baseline(+/- std%) patched(+/- std%) gain}, with the idle share, the newidle balances
- * and, with {@code -Dcost=true}, each level's max_newidle_lb_cost (min/avg/max).
+ * and, with {@code -Dcost=true}, each level's max_newidle_lb_cost (min/avg/max). {@code -Dlock=true} has the
+ * balances pay for the busiest run queue's locked section (HardwareModel.busiestRqLock), from which the cost
+ * becomes a distribution with a tail.
  *
  * <p>hackbench runs in a login session's cgroup, {@value #SESSION_SCOPE}, where a systemd distribution puts what a
  * user starts from a shell; {@code -Dcgroup=/} runs it in the root cgroup instead. The posting's own figures say its
@@ -75,13 +77,20 @@ public final class Seed003Table {
         }
     }
 
-    static EngineSpec spec(String profile, int groups, int loops) {
+    public static EngineSpec spec(String profile, int groups, int loops) {
         KernelConfig k = KernelConfig.of(KernelProfiles.byName(profile), 250, new EnumMap<>(Feature.class), 5000);
         String leaf = System.getProperty("cgroup", SESSION_SCOPE);
         WorkloadSpec hb = WorkloadSpec.hackbench("hackbench", leaf, groups, 20, loops, 4);
         String machine = System.getProperty("preset", "thunderx2-2n-28c-smt4");
-        return new EngineSpec(TopologyPresets.byName(machine).spec(), k, cgroupsTo(leaf), List.of(hb), 100_000_000,
-                false);
+        return new EngineSpec(withLock(TopologyPresets.byName(machine).spec(), Boolean.getBoolean("lock")), k,
+                cgroupsTo(leaf), List.of(hb), 100_000_000, false);
+    }
+
+    /** The machine with the busiest run queue's locked section paid for (HardwareModel.busiestRqLock) or not. */
+    public static dev.schedsim.engine.spec.TopologySpec withLock(dev.schedsim.engine.spec.TopologySpec t,
+                                                                 boolean lock) {
+        return new dev.schedsim.engine.spec.TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(),
+                t.coresPerLlc(), t.threadsPerCore(), t.llcCores(), t.hardware().withBusiestRqLock(lock));
     }
 
     /** The root and every cgroup on the way to {@code leaf}, none of them limited, each at the default weight. */

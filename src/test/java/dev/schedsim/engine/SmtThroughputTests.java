@@ -115,7 +115,7 @@ class SmtThroughputTests {
                 d.smtThreadWatts(), d.contextSwitchNs(), d.updateCurrNs(), d.bandwidthHookNs(),
                 d.idleScanPerCpuNs(), d.balancePerCpuNs(), d.blockedAveragesPerCfsRqNs(), d.lineTransferNs(),
                 d.wakeKernelNs(), d.hrtimerSleepNs(), d.hrtimerIrqNs(), d.hrtimerReprogramNs(), d.ipiWakeNs(),
-                d.ipiDeliveryNs(), d.idleExitCpuShare(), d.noise());
+                d.ipiDeliveryNs(), d.idleExitCpuShare(), d.noise(), false);
         TopologySpec base = Specs.preset("desktop-8c-smt2");
         TopologySpec topo = new TopologySpec(base.sockets(), base.numaNodesPerSocket(), base.llcsPerNumaNode(),
                 base.coresPerLlc(), base.threadsPerCore(), base.llcCores(), hw);

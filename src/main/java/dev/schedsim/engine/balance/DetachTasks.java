@@ -27,6 +27,9 @@ final class DetachTasks {
     private final BalanceCounters counters;
     private final boolean taskThrottle; // TASK_BASED_THROTTLE
     private final Task[] detached = new Task[NR_MIGRATE + 1];
+    /** The last detach_tasks(): tasks examined (env->loop) and the hierarchy levels of the tasks it detached. */
+    int examined;
+    int detachedLevels;
 
     DetachTasks(KernelConfig kernel, SchedDomains sd, RunQueues rqs, MigrationOps migration, SimClock clock,
                 BalanceCounters counters) {
@@ -81,8 +84,11 @@ final class DetachTasks {
             }
             p = prevInList;
         }
+        examined = Math.min(loop, loopMax);
+        detachedLevels = 0;
         // attach_tasks()
         for (int i = 0; i < n; i++) {
+            detachedLevels += detached[i].group.depth + 1;
             migration.moveQueuedTask(detached[i], dst.id);
             detached[i] = null;
         }

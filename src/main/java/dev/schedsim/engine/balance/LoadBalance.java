@@ -18,7 +18,8 @@ import dev.schedsim.engine.topology.Topology;
  *
  * <p>Costs are modelled (HardwareModel): each CPU examined by a balance costs {@code balancePerCpuNs},
  * update_blocked_averages costs {@code blockedAveragesPerCfsRqNs} per cfs_rq on the CPU's leaf list, and the CAS
- * on the shared flag is {@link BalanceSerialize}'s. These costs are charged as CPU time where they happen and are
+ * on the shared flag is {@link BalanceSerialize}'s; with {@code busiestRqLock}, the busiest run queue's locked section
+ * is {@link BusiestRqLock}'s. These costs are charged as CPU time where they happen and are
  * what the newidle cost tracking measures.
  *
  * <p><b>Limitations:</b> no asymmetric capacity, misfit or NUMA imbalance allowance; groups of a level are the
@@ -37,7 +38,8 @@ public final class LoadBalance {
         this.counters = new BalanceCounters(domains.nl);
         FindBusiestGroup groups = new FindBusiestGroup(domains, cpus, pelt, rqs, shared, topo, rd);
         DetachTasks detach = new DetachTasks(kernel, domains, rqs, migration, clock, counters);
-        SchedBalanceRq balanceRq = new SchedBalanceRq(hw, domains, cpus, execution, groups, detach, counters);
+        SchedBalanceRq balanceRq = new SchedBalanceRq(hw, domains, cpus, execution, groups, detach, counters, clock,
+                hw.busiestRqLock() ? new BusiestRqLock(topo, hw.lineTransferNs(), cpus.length) : null);
         this.newidle = new NewidleBalance(kernel, domains, cpus, clock, rd, pelt, execution, balanceRq,
                 counters, seed);
         BalanceSerialize serialize = new BalanceSerialize(clock, topo, hw.lineTransferNs(), cpus, execution,

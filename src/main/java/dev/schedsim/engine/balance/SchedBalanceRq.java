@@ -1,5 +1,6 @@
 package dev.schedsim.engine.balance;
 
+import dev.schedsim.engine.event.SimClock;
 import dev.schedsim.engine.machine.Execution;
 import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.spec.HardwareModel;
@@ -9,7 +10,8 @@ import dev.schedsim.engine.topology.DomainLevel;
  * sched_balance_rq() (load_balance() before 6.10, kernel/sched/fair.c) in the kernel's steps: should_we_balance(),
  * sched_balance_find_src_group() ({@link FindBusiestGroup}), sched_balance_find_src_rq() (find_busiest_queue()),
  * detach_tasks()/attach_tasks() ({@link DetachTasks}), and the failure bookkeeping that leads to active balance.
- * Each CPU of the domain examined costs {@code balancePerCpuNs}.
+ * Each CPU of the domain examined costs {@code balancePerCpuNs}; the busiest queue's locked section is
+ * {@link BusiestRqLock}'s when the hardware model has it.
  */
 final class SchedBalanceRq {
     private final SchedDomains sd;
@@ -19,11 +21,16 @@ final class SchedBalanceRq {
     private final DetachTasks detach;
     private final BalanceCounters counters;
     private final long balancePerCpuNs;
+    private final SimClock clock;
+    /** The busiest run queue's locked section, or null when the hardware model leaves it out. */
+    private final BusiestRqLock busiestLock;
     /** should_we_balance()'s verdict for the levels above: false when another CPU is the balancer. */
     private boolean continueBalancing;
 
     SchedBalanceRq(HardwareModel hw, SchedDomains sd, Cpu[] cpus, Execution execution, FindBusiestGroup groups,
-                   DetachTasks detach, BalanceCounters counters) {
+                   DetachTasks detach, BalanceCounters counters, SimClock clock, BusiestRqLock busiestLock) {
+        this.clock = clock;
+        this.busiestLock = busiestLock;
         this.sd = sd;
         this.cpus = cpus;
         this.execution = execution;
@@ -51,7 +58,8 @@ final class SchedBalanceRq {
             continueBalancing = false;
             return outBalanced(cpu, l, idle);
         }
-        execution.chargeOverhead(dst, balancePerCpuNs * span.length);
+        long scan = balancePerCpuNs * span.length;
+        execution.chargeOverhead(dst, scan);
         if (!groups.findBusiestGroup(cpu, l, idle)) {
             return outBalanced(cpu, l, idle);
         }
@@ -63,6 +71,11 @@ final class SchedBalanceRq {
         Cpu busiestRq = cpus[src];
         if (busiestRq.nrRunning > 1) {
             moved = detach.detachAndAttachTasks(busiestRq, dst, l, idle, groups.type, groups.imbalance);
+            if (busiestLock != null) {
+                // rq_lock_irqsave(busiest) .. detach_tasks() .. rq_unlock(busiest), asked for after the scan
+                execution.chargeOverhead(dst, busiestLock.lockedSection(cpu, src, clock.now + scan,
+                        detach.examined, detach.detachedLevels));
+            }
         }
         if (moved == 0) {
             if (idle != IdleType.CPU_NEWLY_IDLE) {
