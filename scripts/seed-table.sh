@@ -2,7 +2,7 @@
 # A seed's published table, reproduced on the seed's machine (bench Seed<NNN>Table): one row per shape, baseline
 # and patched kernel over several seeds, in the posting's format. Builds the work tree's engine with javac (no
 # Spring), like scripts/bench-compare.sh.
-# usage: scripts/seed-table.sh 003 [ARGS...]   (003: TOTAL (9600) REPS (3) GROUPS...; -Dcost=true, -Dcgroup=/, -Dpreset=NAME via JAVA_OPTS)
+# usage: scripts/seed-table.sh 003 [ARGS...]   (003: TOTAL (96000, the posting's run length) REPS (3) GROUPS...; -Dcost=true, -Dcgroup=/, -Dpreset=NAME via JAVA_OPTS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
