@@ -24,7 +24,10 @@ import dev.schedsim.engine.topology.Topology;
  *
  * <p>Transfers are {@code lineTransferNs} by distance (0 same core, 1 same LLC, 2 same socket, 3 another socket).
  * Only balancers are modelled as holders: the busiest CPU's own hold times (schedule(), a remote wakeup's
- * enqueue) are not, so the wait is a lower bound.
+ * enqueue) are not, and a balancer asks for the lock after its own level's scan, not after the levels below it that
+ * the same newidle call balanced first; and the engine applies each balance's detach at once, so a balancer that
+ * arrives while another holds the lock already sees the tasks that one took (the kernel's saw them still queued, and
+ * queued for the lock too): the wait is a lower bound.
  */
 final class BusiestRqLock {
     /** Lines can_migrate_task() reads of a task it examines (see the class comment). */

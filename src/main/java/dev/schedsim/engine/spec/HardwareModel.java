@@ -43,8 +43,9 @@ package dev.schedsim.engine.spec;
  * <p>{@code busiestRqLock}: a load balance that detaches tasks pays for the busiest run queue's locked section
  * (rq_lock(busiest) .. detach_tasks() .. rq_unlock()): the lock's line and the examined and detached tasks' lines,
  * each a {@code lineTransferNs} by distance, and the wait behind the balancers that took the same queue first. Off
- * by default: on the 2-vCPU validation guest it moves nine figures of the real-kernel suites out of tolerance
- * (docs/model.md, "Seed 003's table"), and the guest's line transfer is not measured.
+ * by default: on the 2-vCPU validation guest it moves nine figures of the real-kernel suites out of tolerance, the
+ * periodic cases' migrations either way, at the default 60 ns a line as at the 262-280 ns measured between the
+ * guest's vCPUs (src/test/c/pingpong.c; docs/model.md, "Seed 003's table").
  *
  * <p>{@code idleExitCpuShare}: the share of an idle state's exit latency that the task it wakes pays again as
  * CPU time, its wake path running cold (0 by default: the exit is hardware time before anything runs; about 1 on
