@@ -196,7 +196,8 @@ public record SimulationRequest(
             @Schema(description = "a load balance that detaches tasks pays for the busiest run queue's locked "
                     + "section: the lock's and the tasks' cache lines (lineTransferNs by distance) and the wait "
                     + "behind other CPUs balancing from the same queue, which makes a rare newidle balance dear "
-                    + "(seed 003's max_newidle_lb_cost). Default false: not yet validated on a real 2-CPU machine")
+                    + "(seed 003's max_newidle_lb_cost). Default false: on the 2-vCPU validation machine it moves the "
+                    + "periodic cases' migrations out of tolerance (docs/model.md, seed 003)")
             Boolean busiestRqLock) {
     }
 

@@ -53,8 +53,7 @@ public class Topologies {
 
     /** The machine without its own activity (MachineNoise.NONE). */
     private static TopologySpec quiet(TopologySpec t) {
-        return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
-                t.threadsPerCore(), t.llcCores(), t.hardware().withNoise(MachineNoise.NONE));
+        return t.withHardware(t.hardware().withNoise(MachineNoise.NONE));
     }
 
     private Resolved resolveShape(TopologyRequest t, String prefix, Violations v) {

@@ -9,6 +9,7 @@ import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.spec.KernelProfiles;
 import dev.schedsim.engine.spec.TopologyPresets;
+import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.EnumMap;
 import java.util.List;
@@ -87,15 +88,9 @@ public final class Seed003Table {
         String leaf = System.getProperty("cgroup", SESSION_SCOPE);
         WorkloadSpec hb = WorkloadSpec.hackbench("hackbench", leaf, groups, 20, loops, 4);
         String machine = System.getProperty("preset", "thunderx2-2n-28c-smt4");
-        return new EngineSpec(withLock(TopologyPresets.byName(machine).spec(), Boolean.getBoolean("lock")), k,
+        TopologySpec t = TopologyPresets.byName(machine).spec();
+        return new EngineSpec(t.withHardware(t.hardware().withBusiestRqLock(Boolean.getBoolean("lock"))), k,
                 cgroupsTo(leaf), List.of(hb), 100_000_000, false);
-    }
-
-    /** The machine with the busiest run queue's locked section paid for (HardwareModel.busiestRqLock) or not. */
-    public static dev.schedsim.engine.spec.TopologySpec withLock(dev.schedsim.engine.spec.TopologySpec t,
-                                                                 boolean lock) {
-        return new dev.schedsim.engine.spec.TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(),
-                t.coresPerLlc(), t.threadsPerCore(), t.llcCores(), t.hardware().withBusiestRqLock(lock));
     }
 
     /** The root and every cgroup on the way to {@code leaf}, none of them limited, each at the default weight. */

@@ -115,10 +115,9 @@ class SmtThroughputTests {
                 d.smtThreadWatts(), d.contextSwitchNs(), d.updateCurrNs(), d.bandwidthHookNs(),
                 d.idleScanPerCpuNs(), d.balancePerCpuNs(), d.blockedAveragesPerCfsRqNs(), d.lineTransferNs(),
                 d.wakeKernelNs(), d.hrtimerSleepNs(), d.hrtimerIrqNs(), d.hrtimerReprogramNs(), d.ipiWakeNs(),
-                d.ipiDeliveryNs(), d.idleExitCpuShare(), d.noise(), false);
+                d.ipiDeliveryNs(), d.idleExitCpuShare(), d.noise(), d.busiestRqLock());
         TopologySpec base = Specs.preset("desktop-8c-smt2");
-        TopologySpec topo = new TopologySpec(base.sockets(), base.numaNodesPerSocket(), base.llcsPerNumaNode(),
-                base.coresPerLlc(), base.threadsPerCore(), base.llcCores(), hw);
+        TopologySpec topo = base.withHardware(hw);
         Report r = runPinned(topo, new int[] {0, 8});
         for (Report.WorkloadReport w : r.workloads()) {
             assertCompletion(WORK_US * 2 / t2, w); // 125 ms instead of 160 ms

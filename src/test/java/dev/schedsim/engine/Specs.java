@@ -49,8 +49,7 @@ public final class Specs {
 
     /** The same shape with other hardware costs. */
     public static TopologySpec withHardware(TopologySpec t, dev.schedsim.engine.spec.HardwareModel hw) {
-        return new TopologySpec(t.sockets(), t.numaNodesPerSocket(), t.llcsPerNumaNode(), t.coresPerLlc(),
-                t.threadsPerCore(), t.llcCores(), hw);
+        return t.withHardware(hw);
     }
 
     /**

@@ -39,6 +39,12 @@ public record TopologySpec(int sockets, int numaNodesPerSocket, int llcsPerNumaN
         }
     }
 
+    /** The same shape with other hardware costs. */
+    public TopologySpec withHardware(HardwareModel hw) {
+        return new TopologySpec(sockets, numaNodesPerSocket, llcsPerNumaNode, coresPerLlc, threadsPerCore, llcCores,
+                hw);
+    }
+
     public static TopologySpec uniform(int sockets, int nodes, int llcs, int cores, int threads) {
         return new TopologySpec(sockets, nodes, llcs, cores, threads, null, null);
     }
