@@ -17,9 +17,9 @@ import dev.schedsim.engine.topology.Topology;
  * has_idle_cores hint says there may be one, else an idle CPU — scanning the LLC from target + 1.
  *
  * <p>The scan depth comes from SIS_UTIL (LLC utilisation, from the LLC domain's periodic balance) or, with SIS_UTIL
- * off, SIS_PROP (the waker CPU's predicted idle time over the LLC's average scan cost). SIS_CACHE (seed 002) skips
- * idle CPUs that a short sleeper left cache-hot, falling back to the first hot one only after a scan of the whole
- * LLC ({@link #scanEach}). Each CPU examined costs {@code idleScanPerCpuNs} on the waker's CPU.
+ * off, SIS_PROP (the waker CPU's predicted idle time over the LLC's average scan cost). SIS_CACHE (seed 002, its v2)
+ * skips idle CPUs that a short sleeper left cache-hot, for half of SIS_UTIL's depth at most ({@link #scanEach}).
+ * Each CPU examined costs {@code idleScanPerCpuNs} on the waker's CPU.
  * <p><b>Limitations:</b> no EAS, no asymmetric capacity, no per-CPU-kthread stacking.
  */
 public final class SelectIdleSibling {
@@ -201,24 +201,27 @@ public final class SelectIdleSibling {
 
     /**
      * The for_each_cpu_wrap() loop of select_idle_cpu() CPU by CPU, for a task with an affinity mask or with
-     * SIS_CACHE, as the posting's v1 (2023-09-26, "[PATCH 2/2] sched/fair: skip the cache hot CPU in
-     * select_idle_cpu()") has it: returns the CPU found or -1, and leaves the CPUs examined, the first idle CPU
-     * (select_idle_core()'s *idle_cpu) and the first cache-hot idle CPU in {@link #scanScanned},
-     * {@link #scanFallbackIdle} and {@link #scanFirstHot}.
+     * SIS_CACHE, as the seed's v2 has it ("[PATCH v2 3/3] sched/fair: skip the cache hot CPU in
+     * select_idle_cpu()", 2023-11-21, quoted whole in Madadi Vineeth Reddy's reply of 2023-11-29): returns the CPU
+     * found or -1, and leaves the CPUs examined, the first idle CPU (select_idle_core()'s *idle_cpu) and the CPU to
+     * fall back on in {@link #scanScanned}, {@link #scanFallbackIdle} and {@link #scanFirstHot}.
      *
-     * <p>With SIS_CACHE an idle core or idle CPU that is cache-hot (cache_hot_cpu()) is passed over. Looking for an
-     * idle CPU, the first hot one is kept as the last resort only if the whole LLC was scanned: when SIS_UTIL's depth
-     * runs out first, {@code if (!--nr) return -1;} drops it and the wakee goes to the target, so on a loaded LLC a
-     * wakee whose previous CPU is taken stacks on the waker's CPU rather than taking another sleeper's home. v2's
-     * limit on the hot scan (its patch 3) is not in the stored sources; this follows v1's code.
+     * <p>With SIS_CACHE an idle core or idle CPU that is cache-hot (cache_hot_cpu()) is passed over, but only the
+     * first {@code nr_hot = nr >> 1} idle candidates may be (half of SIS_UTIL's depth, and none without SIS_UTIL:
+     * nr_hot is set only there); the candidate after them is taken hot or not. Looking for an idle CPU, a depth
+     * that runs out ({@code if (--nr <= 0) return -1;}) drops the hot ones seen and the wakee goes to the target;
+     * a scan that goes round the whole LLC ends on the last CPU it examined if that was a hot idle one, else on the
+     * first hot one ({@code if (idle_cpu == -1 && hot_cpu != -1) idle_cpu = hot_cpu;}).
      */
     private int scanEach(Task p, int[] span, int idx, int nr, boolean hasIdleCore) {
         int n = span.length;
-        int firstHot = -1;
+        int hotCpu = -1;
         int fallbackIdle = -1;
+        int lastIdle = -1;
         int scanned = 0;
         int found = -1;
         boolean sisCacheOn = sisCache.on(); // SIS_CACHE
+        int nrHot = sisUtil ? nr >> 1 : 0;
         boolean[] allowed = p.allowed;
         for (int k = 0; k < n && found < 0; k++) {
             int c = span[idx];
@@ -229,38 +232,43 @@ public final class SelectIdleSibling {
                 continue;
             }
             if (hasIdleCore) {
-                // select_idle_core(): the whole core must be idle, and with SIS_CACHE not hot; *idle_cpu is the
-                // first idle CPU seen, hot or not (v1 leaves select_idle_core() as it is).
+                // select_idle_core(): the whole core must be idle; *idle_cpu is the first idle CPU seen.
                 scanned++;
                 boolean idle = idle(c);
                 if (fallbackIdle < 0 && idle) {
                     fallbackIdle = c;
                 }
-                if (idle && shared.coreIdle(topo.coreOf(c)) && !(sisCacheOn && sisCache.cacheHot(cpus[c]))) {
+                if (idle && shared.coreIdle(topo.coreOf(c))) {
+                    if (sisCacheOn && --nrHot >= 0 && sisCache.cacheHot(cpus[c])) {
+                        hotCpu = hotCpu < 0 ? c : hotCpu;
+                        continue;
+                    }
                     found = c;
                 }
                 continue;
             }
             if (--nr <= 0) {
-                // SIS_UTIL's depth ran out: return -1, whatever hot CPU was seen.
-                firstHot = -1;
-                break;
+                // The depth ran out: return -1, whatever hot CPU was seen.
+                scanScanned = scanned;
+                scanFallbackIdle = -1;
+                scanFirstHot = -1;
+                return -1;
             }
             scanned++;
+            lastIdle = -1;
             if (!idle(c)) {
                 continue;
             }
-            if (sisCacheOn && sisCache.cacheHot(cpus[c])) {
-                if (firstHot < 0) {
-                    firstHot = c;
-                }
+            if (sisCacheOn && --nrHot >= 0 && sisCache.cacheHot(cpus[c])) {
+                hotCpu = hotCpu < 0 ? c : hotCpu;
+                lastIdle = c;
                 continue;
             }
             found = c;
         }
         scanScanned = scanned;
-        scanFallbackIdle = fallbackIdle;
-        scanFirstHot = firstHot;
+        scanFallbackIdle = fallbackIdle >= 0 ? fallbackIdle : hotCpu;
+        scanFirstHot = lastIdle >= 0 ? lastIdle : hotCpu;
         return found;
     }
 }
