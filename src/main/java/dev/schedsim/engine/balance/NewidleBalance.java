@@ -76,11 +76,12 @@ public final class NewidleBalance {
         if (sd.nl == 0) {
             return 0;
         }
-        boolean gate = !rd.overloaded() || cpu.avgIdle < sd.maxNewidleCost[c][0]
+        boolean deferred = !rd.overloaded()
                 || (migrationCostGate && cpu.avgIdle < Tunables.MIGRATION_COST_NS); // NEWIDLE_MIGRATION_COST_GATE
-        if (gate) {
-            if (!costBlockedAverages) { // NEWIDLE_COST_BLOCKED_AVERAGES (off)
-                // Before 5.16 blocked averages were updated even when the balance was deferred.
+        if (deferred || cpu.avgIdle < sd.maxNewidleCost[c][0]) {
+            if (!deferred && !costBlockedAverages) { // NEWIDLE_COST_BLOCKED_AVERAGES (off)
+                // Before 5.16 (9d783c8dd112) only the first gate came before update_blocked_averages(); the
+                // first domain's avg_idle < max_newidle_lb_cost broke the loop after it.
                 pelt.updateBlockedAverages(c, true);
             }
             sd.nextBalance[c] = Math.min(sd.nextBalance[c], sd.lastBalance[c][0] + sd.getSdBalanceInterval(c, 0,
