@@ -64,6 +64,21 @@ class SeedTableBandsTests {
         }
     }
 
+    /**
+     * Seed 004 in the steady state (the window from 0.5 to 1 s) of its OLTP mix at 60 % of the scenario's load, where
+     * the machine idles a third of the time: 7.6 % of the cycles on sched_balance_running → 0.05 %, +11 %
+     * (docs/model.md, "Seed 004's table": the queue needs CPUs whose ticks find them idle).
+     */
+    @Test
+    void seed004RowsAreInBandInTheSteadyStateOfAMachineThatIdles() {
+        Seed004Table.Window w = Seed004Table.window("gnr-2s-snc3-smt2", 60, 1000, 1_000_000, 3);
+        System.out.printf("seed 004 at 60 %% load: %.2f %% -> %.4f %% of the cycles, %+.1f %% (published 7.6 -> 0.05,"
+                + " +11 %%)%n", w.share(0), w.share(1), w.gainPct());
+        assertThat(w.share(0)).as("share before, published 7.6 %").isBetween(3.8, 15.2);
+        assertThat(w.share(1)).as("share after, published 0.05 %").isLessThanOrEqualTo(0.1);
+        assertThat(w.gainPct()).as("throughput, published +11 %").isBetween(5.5, 22.0);
+    }
+
     @Test
     void seed002OltpRowIsInBand() {
         int cpus = TopologyPresets.byName("spr-2s-60c-smt2").spec().cpuCount();
