@@ -12,7 +12,7 @@ shift
 hdr=$(hdr_jar)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 extract_src WORKTREE "$work/src"
-build_engine "$work/src" "$work/src" "$work/classes" "$hdr" "Seed${seed}Table" Seed003Table SeedRuns
+build_engine "$work/src" "$work/src" "$work/classes" "$hdr" "Seed${seed}Table" Seed003Table SeedTables SeedRuns
 start=$(date +%s)
 java ${JAVA_OPTS:-} -Xmx6g -cp "$work/classes:$hdr" "dev.schedsim.bench.Seed${seed}Table" "$@"
 echo "wall time: $(( $(date +%s) - start )) s"

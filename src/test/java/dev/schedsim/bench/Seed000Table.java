@@ -1,5 +1,10 @@
 package dev.schedsim.bench;
 
+import static dev.schedsim.bench.SeedTables.inBand;
+import static dev.schedsim.bench.SeedTables.mean;
+import static dev.schedsim.bench.SeedTables.pctStd;
+import static dev.schedsim.bench.SeedTables.yes;
+
 import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.api.EngineSpec;
 import dev.schedsim.engine.api.Report;
@@ -20,8 +25,8 @@ import java.util.Map;
  * at low utilization", 41abdba93747): {@code stress-ng --cpu=32 --cpu-ops=50000} in one or two cgroups, each limited
  * to 25 % of the 8-core SMT8 POWER10 (cpu.max 1600000 100000), 6.18 with its period timers aligned against
  * interleaved (BANDWIDTH_TIMER_INTERLEAVE), REPS seeds. The posting's table: time to complete (s) and power (W),
- * four runs each. A run's work is the seed-000 scenario's (8.4 s of CPU a thread, which 1 cgroup completes in
- * about the posting's 27.5 s), and its power is the mean over the time to complete (the energy the run used
+ * four runs each. A run's work is the seed-000 scenario's (8.4 s of CPU a thread: 1 cgroup completes in 29.3 s, the
+ * posting's in 27.5 s), and its power is the mean over the time to complete (the energy the run used
  * divided by its length), as the posting measured it while stress-ng ran.
  *
  * <p>Printed in the posting's format, {@code baseline[pct imp](std%)}, with whether each row is in band (a factor 2
@@ -42,6 +47,7 @@ public final class Seed000Table {
 
     public static void main(String[] a) {
         int reps = a.length > 0 ? Integer.parseInt(a[0]) : 4;
+        double idle = idleWatts();
         System.out.printf("seed 000 on power10-8c-smt8, stress-ng --cpu=32 per cgroup at 25 %% each, %d seeds%n", reps);
         System.out.println("cgroups  row         published   aligned[pct imp](std%)     interleaved[pct imp](std%)"
                 + "   in band");
@@ -60,19 +66,19 @@ public final class Seed000Table {
                     time[v][s] = last / 1e6;
                     // the run's energy over the time to complete (the machine idles after it)
                     power[v][s] = r.cpus().avgPowerWatts() * r.simulatedUs() / (double) last
-                            - idleWatts(r) * (r.simulatedUs() - last) / (double) last;
+                            - idle * (r.simulatedUs() - last) / (double) last;
                 }
             }
             double timeImp = -pctUp(time);
             double powerUp = pctUp(power);
             int i = groups - 1;
             System.out.printf("%d        time (s)    %+5.1f %%     %6.2f [%+6.2f](%4.1f)       %6.2f [%+6.2f](%4.1f)"
-                            + "         %s%n", groups, PUBLISHED_TIME_IMP[i], Seed003Table.mean(time[0]), 0.0,
-                    pctStd(time[0]), Seed003Table.mean(time[1]), timeImp, pctStd(time[1]),
+                            + "         %s%n", groups, PUBLISHED_TIME_IMP[i], mean(time[0]), 0.0,
+                    pctStd(time[0]), mean(time[1]), timeImp, pctStd(time[1]),
                     yes(inBand(timeImp, PUBLISHED_TIME_IMP[i])));
             System.out.printf("         power (W)   %+5.1f %%     %6.1f [%+6.2f](%4.1f)       %6.1f [%+6.2f](%4.1f)"
-                            + "         %s   (%.1f s)%n", PUBLISHED_POWER_UP[i], Seed003Table.mean(power[0]), 0.0,
-                    pctStd(power[0]), Seed003Table.mean(power[1]), powerUp, pctStd(power[1]),
+                            + "         %s   (%.1f s)%n", PUBLISHED_POWER_UP[i], mean(power[0]), 0.0,
+                    pctStd(power[0]), mean(power[1]), powerUp, pctStd(power[1]),
                     yes(inBand(powerUp, PUBLISHED_POWER_UP[i])), (System.nanoTime() - t0) / 1e9);
         }
         System.out.println("(pct imp: for the time, how much sooner; for the power, how much more; in band: a factor 2"
@@ -94,38 +100,18 @@ public final class Seed000Table {
         return new EngineSpec(TopologyPresets.byName("power10-8c-smt8").spec(), k, cg, w, 90_000_000, false);
     }
 
-    /** The machine's power with every CPU idle, which it draws after the work is done. */
-    private static double idleWatts(Report r) {
-        return IDLE_WATTS.computeIfAbsent(r.cpus().perCpuBusyPct().size(), n -> {
-            Report idle = Engine.run(new EngineSpec(TopologyPresets.byName("power10-8c-smt8").spec(),
-                    KernelConfig.of(KernelProfiles.byName("6.18"), 250, new EnumMap<>(Feature.class), 5000),
-                    List.of(CgroupSpec.unlimited("/", 100)), List.of(), 1_000_000, false), 1, Long.MAX_VALUE,
-                    RunControl.NONE);
-            return idle.cpus().avgPowerWatts();
-        });
+    /** The machine's power with every CPU idle, which it draws after the work is done: a run with no workload. */
+    private static double idleWatts() {
+        Report idle = Engine.run(new EngineSpec(TopologyPresets.byName("power10-8c-smt8").spec(),
+                KernelConfig.of(KernelProfiles.byName("6.18"), 250, new EnumMap<>(Feature.class), 5000),
+                List.of(CgroupSpec.unlimited("/", 100)), List.of(), 1_000_000, false), 1, Long.MAX_VALUE,
+                RunControl.NONE);
+        return idle.cpus().avgPowerWatts();
     }
-
-    private static final Map<Integer, Double> IDLE_WATTS = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** How much higher the second variant's mean is than the first's, per cent. */
     private static double pctUp(double[][] x) {
-        double m0 = Seed003Table.mean(x[0]);
-        return (Seed003Table.mean(x[1]) - m0) / m0 * 100;
-    }
-
-    /** The project's band: a factor 2 of the published change, or ±4 % where the published one is within ±2 %. */
-    static boolean inBand(double model, double published) {
-        if (Math.abs(published) <= 2) {
-            return Math.abs(model) <= 4;
-        }
-        return model / published >= 0.5 && model / published <= 2;
-    }
-
-    private static double pctStd(double[] x) {
-        return Seed003Table.std(x) / Seed003Table.mean(x) * 100;
-    }
-
-    private static String yes(boolean b) {
-        return b ? "yes" : "no";
+        double m0 = mean(x[0]);
+        return (mean(x[1]) - m0) / m0 * 100;
     }
 }

@@ -73,12 +73,12 @@ public final class Seed003Table {
                     }
                 }
             }
-            double m0 = mean(done[0]);
-            double m1 = mean(done[1]);
+            double m0 = SeedTables.mean(done[0]);
+            double m1 = SeedTables.mean(done[1]);
             System.out.printf("%6d  %8.2f(+/- %.1f%%)  %8.2f(+/- %.1f%%)  %+5.1f%%  %5.1f -> %5.1f %%  %.0f -> %.0f"
-                            + "  (%.1f s)%n", g, m0, std(done[0]) / m0 * 100, m1, std(done[1]) / m1 * 100,
-                    (m0 - m1) / m0 * 100, mean(idle[0]), mean(idle[1]), mean(balances[0]), mean(balances[1]),
-                    (System.nanoTime() - t0) / 1e9);
+                            + "  (%.1f s)%n", g, m0, SeedTables.pctStd(done[0]), m1, SeedTables.pctStd(done[1]),
+                    (m0 - m1) / m0 * 100, SeedTables.mean(idle[0]), SeedTables.mean(idle[1]),
+                    SeedTables.mean(balances[0]), SeedTables.mean(balances[1]), (System.nanoTime() - t0) / 1e9);
             System.out.print(costs);
         }
     }
@@ -105,22 +105,5 @@ public final class Seed003Table {
             }
         }
         return cgroups;
-    }
-
-    static double mean(double[] x) {
-        double s = 0;
-        for (double v : x) {
-            s += v;
-        }
-        return s / x.length;
-    }
-
-    static double std(double[] x) {
-        double m = mean(x);
-        double s = 0;
-        for (double v : x) {
-            s += (v - m) * (v - m);
-        }
-        return Math.sqrt(s / Math.max(1, x.length - 1));
     }
 }

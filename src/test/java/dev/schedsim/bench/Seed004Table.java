@@ -1,5 +1,11 @@
 package dev.schedsim.bench;
 
+import static dev.schedsim.bench.SeedTables.inBand;
+import static dev.schedsim.bench.SeedTables.mean;
+import static dev.schedsim.bench.SeedTables.oltpMix;
+import static dev.schedsim.bench.SeedTables.pctStd;
+import static dev.schedsim.bench.SeedTables.yes;
+
 import dev.schedsim.engine.Engine;
 import dev.schedsim.engine.api.EngineSpec;
 import dev.schedsim.engine.api.Report;
@@ -10,7 +16,6 @@ import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.spec.KernelProfiles;
 import dev.schedsim.engine.spec.TopologyPresets;
 import dev.schedsim.engine.spec.TopologySpec;
-import dev.schedsim.engine.spec.WorkloadSpec;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -60,12 +65,12 @@ public final class Seed004Table {
 
     /** One load's figures in the steady-state window, each per variant (0: baseline, 1: patched) and seed. */
     record Window(double[][] share, double[][] tput, double[][] idle) {
-        double share(int v) {
-            return Seed003Table.mean(share[v]);
+        double meanShare(int v) {
+            return mean(share[v]);
         }
 
         double gainPct() {
-            return (Seed003Table.mean(tput[1]) - Seed003Table.mean(tput[0])) / Seed003Table.mean(tput[0]) * 100;
+            return (mean(tput[1]) - mean(tput[0])) / mean(tput[0]) * 100;
         }
     }
 
@@ -100,42 +105,26 @@ public final class Seed004Table {
     private static void row(String preset, int load, int hz, long durationUs, int reps) {
         long t0 = System.nanoTime();
         Window r = window(preset, load, hz, durationUs, reps);
-        double s0 = r.share(0);
-        double s1 = r.share(1);
+        double s0 = r.meanShare(0);
+        double s1 = r.meanShare(1);
         double gain = r.gainPct();
         System.out.printf("%3d %%  %4.1f %%  cycles on the cmpxchg (%%)  %.1f -> %.2f    %8.2g (%.1f)             "
-                        + "%8.2g (%.1f)                            %s%n", load, Seed003Table.mean(r.idle[0]),
+                        + "%8.2g (%.1f)                            %s%n", load, mean(r.idle[0]),
                 PUBLISHED_SHARE_BEFORE, PUBLISHED_SHARE_AFTER, s0, pctStd(r.share[0]), s1, pctStd(r.share[1]),
-                yes(within2(s0, PUBLISHED_SHARE_BEFORE) && s1 <= 2 * PUBLISHED_SHARE_AFTER));
+                yes(inBand(s0, PUBLISHED_SHARE_BEFORE) && s1 <= 2 * PUBLISHED_SHARE_AFTER));
         System.out.printf("              OLTP throughput            %+.0f %%          %.2f [%+6.2f](%.2f)      "
                         + "%.2f [%+6.2f](%.2f)                        %s   (%.1f s)%n", PUBLISHED_GAIN, 1.0, 0.0,
-                pctStd(r.tput[0]), 1 + gain / 100, gain, pctStd(r.tput[1]), yes(within2(gain, PUBLISHED_GAIN)),
+                pctStd(r.tput[0]), 1 + gain / 100, gain, pctStd(r.tput[1]), yes(inBand(gain, PUBLISHED_GAIN)),
                 (System.nanoTime() - t0) / 1e9);
     }
 
     /** The OLTP mix at {@code load} % of seed 004's scenario's, per CPU of the machine. */
     static EngineSpec spec(String preset, int load, int hz, boolean dueFirst, long durationUs) {
         TopologySpec t = TopologyPresets.byName(preset).spec();
-        int cpus = t.cpuCount();
         Map<Feature, Boolean> f = new EnumMap<>(Feature.class);
         f.put(Feature.BALANCE_DUE_BEFORE_SERIALIZE, dueFirst);
         KernelConfig k = KernelConfig.of(KernelProfiles.byName("6.18"), hz, f, 5000);
-        WorkloadSpec oltp = WorkloadSpec.requestResponse("oltp", "/", cpus * 400 * load / 100 / 480, 60, 30);
-        WorkloadSpec bg = WorkloadSpec.periodic("bg", "/", cpus * 200 * load / 100 / 480, 300, 200, 30);
-        return new EngineSpec(t, k, List.of(CgroupSpec.unlimited("/", 100)), List.of(oltp, bg), durationUs, false);
-    }
-
-    /** Within a factor 2 of the published figure (same sign). */
-    static boolean within2(double model, double published) {
-        return model / published >= 0.5 && model / published <= 2.0;
-    }
-
-    private static double pctStd(double[] x) {
-        double m = Seed003Table.mean(x);
-        return m == 0 ? 0 : Seed003Table.std(x) / m * 100;
-    }
-
-    private static String yes(boolean b) {
-        return b ? "yes" : "no";
+        return new EngineSpec(t, k, List.of(CgroupSpec.unlimited("/", 100)), oltpMix(t.cpuCount(), load),
+                durationUs, false);
     }
 }
