@@ -22,7 +22,7 @@ class HostStallsTests {
 
     private static TopologySpec machine(MachineNoise noise) {
         TopologySpec t = Specs.preset("validation-2c");
-        return Specs.withHardware(t, t.hardware().withNoise(noise));
+        return t.withHardware(t.hardware().withNoise(noise));
     }
 
     private static Report run(MachineNoise noise, List<WorkloadSpec> w, long us) {

@@ -24,7 +24,7 @@ class HrtimerInterruptTests {
      */
     private static double[] run(long irqNs) {
         TopologySpec t = Specs.preset("validation-2c");
-        TopologySpec topo = Specs.withHardware(t, t.hardware().withHrtimerIrqNs(irqNs));
+        TopologySpec topo = t.withHardware(t.hardware().withHrtimerIrqNs(irqNs));
         Report r = Specs.run(Specs.spec(topo, Specs.kernel("6.18"), List.of(),
                 List.of(WorkloadSpec.cpuBound("busy", "/", 1, 1_500_000).withCpus(new int[] {0}),
                         WorkloadSpec.periodic("sleeper", "/", 1, 50, 950).withCpus(new int[] {0})), 2_000_000), 1);

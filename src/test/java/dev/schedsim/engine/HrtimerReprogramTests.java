@@ -20,7 +20,7 @@ class HrtimerReprogramTests {
     /** {@code n} threads of {@code runUs}/{@code sleepUs} on CPU 1 of the quiet validation-2c, 2 s: CPU a cycle, µs. */
     private static double cycle(long reprogramNs, int n, long runUs, long sleepUs) {
         TopologySpec t = Specs.preset("validation-2c");
-        TopologySpec topo = Specs.withHardware(t, t.hardware().withHrtimerReprogramNs(reprogramNs));
+        TopologySpec topo = t.withHardware(t.hardware().withHrtimerReprogramNs(reprogramNs));
         Report r = Specs.run(Specs.spec(topo, Specs.kernel("6.18"), List.of(),
                 List.of(WorkloadSpec.periodic("p", "/", n, runUs, sleepUs).withCpus(new int[] {1})), 2_000_000), 1);
         Report.WorkloadReport w = r.workloads().get(0);

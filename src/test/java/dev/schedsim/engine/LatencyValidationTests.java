@@ -168,7 +168,7 @@ class LatencyValidationTests {
         if (h.has("noise")) {
             hw = hw.withNoise(noise(h.get("noise")));
         }
-        return Specs.withHardware(t, hw);
+        return t.withHardware(hw);
     }
 
     /**

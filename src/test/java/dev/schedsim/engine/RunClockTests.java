@@ -27,7 +27,7 @@ class RunClockTests {
 
     private static TopologySpec machine(MachineNoise noise) {
         TopologySpec t = Specs.preset("validation-2c");
-        return Specs.withHardware(t, t.hardware().withNoise(noise));
+        return t.withHardware(t.hardware().withNoise(noise));
     }
 
     /** One periodic thread, 1 ms run / 4 ms sleep, on CPU 0: its CPU time a cycle, µs. */

@@ -44,12 +44,7 @@ public final class Specs {
 
     /** The same machine without machine noise. */
     public static TopologySpec quiet(TopologySpec t) {
-        return withHardware(t, t.hardware().withNoise(MachineNoise.NONE));
-    }
-
-    /** The same shape with other hardware costs. */
-    public static TopologySpec withHardware(TopologySpec t, dev.schedsim.engine.spec.HardwareModel hw) {
-        return t.withHardware(hw);
+        return t.withHardware(t.hardware().withNoise(MachineNoise.NONE));
     }
 
     /**
@@ -63,7 +58,7 @@ public final class Specs {
                 d.deepIdleResidencyNs(), d.coreIdleWatts(), d.deepIdleWatts(), d.coreBusyWatts(), d.smtThreadWatts(),
                 0, 0, 0, 0, 0, 0, new long[] {0, 0, 0, 0}, 0, 0, 0, 0, 0, 0, d.idleExitCpuShare(), MachineNoise.NONE,
                 false);
-        return withHardware(t, hw);
+        return t.withHardware(hw);
     }
 
     public static EngineSpec spec(TopologySpec topo, KernelConfig k, List<CgroupSpec> cgroups, List<WorkloadSpec> w,

@@ -22,7 +22,7 @@ class WakeIpiTests {
      */
     private static double[] pair(long wakeNs, long deliveryNs, boolean across) {
         TopologySpec t = Specs.preset("validation-2c");
-        TopologySpec topo = Specs.withHardware(t, t.hardware().withWakeIpi(wakeNs, deliveryNs));
+        TopologySpec topo = t.withHardware(t.hardware().withWakeIpi(wakeNs, deliveryNs));
         WorkloadSpec w = WorkloadSpec.of("pp", "/", new WorkloadSpec.RequestResponse(1, 10, 10,
                 new int[] {across ? 1 : 0})).withCpus(new int[] {0});
         Report.WorkloadReport r = Specs.run(Specs.spec(topo, Specs.kernel("6.18"), List.of(), List.of(w), 1_000_000),
