@@ -105,7 +105,9 @@ class EngineStateOwnersTests {
         group(TASK, "a wake kept for its next block (model; its own next() consumes it)", List.of(E + "core.Wakeup"),
                 "pendingWakes"),
         group(TASK, "wakeup, migration and switch bookkeeping (core.c)", List.of(E + "core.."),
-                "migrations", "wakeTime", "lastRanNs", "ipiWake", "irqWake"),
+                "migrations", "wakeTime", "ipiWake", "irqWake"),
+        group(TASK, "se.exec_start as task_hot() reads it: set as the task stops running, reset by "
+                + "migrate_task_rq_fair()", List.of(E + "core..", E + "fair.FairQueue"), "lastRanNs"),
 
         // struct cfs_rq (sched.CfsRq)
         group(CFS_RQ, "the queue itself: array or tree, curr", List.of(), "nr", "queue", "timeline", "treeMode",

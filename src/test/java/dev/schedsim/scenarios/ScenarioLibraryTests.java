@@ -223,7 +223,8 @@ class ScenarioLibraryTests {
         // not of sign beyond the spread.
         assertThat((c0 - c1) / c0 * 100).isBetween(-5.0, 25.0);
         assertThat(at(r, 1, "/cpus/idlePct")).isLessThan(at(r, 0, "/cpus/idlePct"));
-        assertThat(n1).isGreaterThan(10 * n0);
+        // (9.9 times since MIGRATED_TASK_COLD, about 23 before: 5.15's balances find migrated wakees to pull)
+        assertThat(n1).isGreaterThan(5 * n0);
         assertThat(costs.size()).isGreaterThanOrEqualTo(2);
         for (JsonNode c : costs) {
             assertThat(c.path("level").asString()).isNotBlank();

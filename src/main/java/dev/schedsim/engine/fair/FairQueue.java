@@ -43,6 +43,7 @@ public final class FairQueue {
     private final boolean eevdf; // EEVDF
     private final boolean taskThrottle; // TASK_BASED_THROTTLE
     private final boolean delayDequeue; // DELAY_DEQUEUE
+    private final boolean migratedTaskCold; // MIGRATED_TASK_COLD
 
     public FairQueue(KernelConfig kernel, Tunables tunables, SimClock clock, RunQueues rqs, LoadTracking pelt,
                      Bandwidth bandwidth, GroupShares shares,
@@ -58,14 +59,21 @@ public final class FairQueue {
         this.eevdf = kernel.on(Feature.EEVDF);
         this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
         this.delayDequeue = eevdf && kernel.on(Feature.DELAY_DEQUEUE);
+        this.migratedTaskCold = kernel.on(Feature.MIGRATED_TASK_COLD);
     }
 
     /**
-     * migrate_task_rq_fair() as set_task_cpu() calls it before the task is enqueued on {@code dst}: the task's PELT
-     * averages move with it (LoadTracking.migrateTaskLoad()).
+     * migrate_task_rq_fair(), from set_task_cpu(): the task's load leaves its old CPU; and (MIGRATED_TASK_COLD) it
+     * is no longer cache-hot for task_hot() until it runs again: "We have migrated, no longer consider this task
+     * hot", se.exec_start = 0 — in migrate_task_rq_fair() up to 6.2, in enqueue_entity() on ENQUEUE_MIGRATED since
+     * 6.3 ("sched/fair: Sanitize vruntime of entity being migrated"), the same moment here. A woken task moved to a
+     * busy CPU can so be pulled again by the next balance, however recently it ran where it came from.
      */
     public void migrateTaskRqFair(Task p, int dst) {
         pelt.migrateTaskLoad(p, rqs.cpu(p.cpu), rqs.cpu(dst));
+        if (migratedTaskCold) {
+            p.lastRanNs = Task.NEVER_RAN;
+        }
     }
 
     /** enqueue_task_fair(): the task's entity and every level above it that was not queued. */

@@ -83,8 +83,10 @@ public final class Task implements SimThread {
 
     /** PELT of this task (util_avg, load_avg). */
     public final Pelt pelt = new Pelt();
+    /** lastRanNs of a task that has not run since it was created or migrated (se.exec_start = 0). */
+    public static final long NEVER_RAN = Long.MIN_VALUE / 2;
     /** When it last stopped running (se.exec_start for task_hot()). */
-    public long lastRanNs = Long.MIN_VALUE / 2;
+    public long lastRanNs = NEVER_RAN;
     /** rq->cfs_tasks links (most recently run at the head), as task ids, -1 = none. */
     int lruPrev = -1;
     int lruNext = -1;

@@ -70,7 +70,15 @@ public enum Feature {
      * time nor its group's quota; off, the interrupted task pays for it. Off in every profile, as on the validation
      * machine (and Ubuntu's generic kernels); RHEL's kernels and Talos (since 2026) build it.
      */
-    IRQ_TIME_ACCOUNTING;
+    IRQ_TIME_ACCOUNTING,
+    /**
+     * A migrated task is not cache-hot for task_hot() until it runs again: set_task_cpu()'s migrate_task_rq_fair()
+     * sets se.exec_start = 0 ("We have migrated, no longer consider this task hot"; 4.x to 6.2), since 6.3
+     * enqueue_entity() on ENQUEUE_MIGRATED. Off in the 3.1 and 3.2 profiles, whose set_task_cpu() has no
+     * migrate_task_rq hook (3.8): there a task moved by a wakeup stays hot for sysctl_sched_migration_cost after it
+     * last ran.
+     */
+    MIGRATED_TASK_COLD;
 
     /** Parses a feature name exactly as the API and the kernel profiles write it; null when unknown. */
     public static Feature byName(String name) {

@@ -10,6 +10,7 @@ import dev.schedsim.engine.api.Report;
 import dev.schedsim.engine.api.RunControl;
 import dev.schedsim.engine.spec.TopologySpec;
 import dev.schedsim.engine.topology.Topology;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,15 +60,21 @@ class BusiestRqLockTests {
 
     @Test
     void seed003NewidleCostIsADistributionAtEveryLevel() {
-        for (Report.LevelCost c : seed003Cost(true)) {
+        List<Report.LevelCost> costs = seed003Cost(true);
+        for (Report.LevelCost c : costs) {
             System.out.printf("%s %.1f/%.1f/%.1f µs%n", c.level(), c.minUs(), c.avgUs(), c.maxUs());
             // min: the scan alone; max: a balance that waited for a queue of others on the same busiest run queue.
             assertTrue(c.minUs() < c.avgUs() && c.avgUs() < c.maxUs(), c.level() + ": " + c);
-            assertTrue(c.maxUs() > 2 * c.avgUs(), c.level() + " has no tail: " + c);
         }
+        // The first level's balances queue most (siblings going idle together find the same busiest queue): a tail
+        // of several times the average. (Since MIGRATED_TASK_COLD the higher levels' tails are short in this run,
+        // MC 58.5 and NUMA 62.7 µs where they were 216 and 219: balancers that find a migrated wakee to pull stop
+        // at a lower level, so fewer of them queue above it.)
+        assertTrue(costs.get(0).maxUs() > 2 * costs.get(0).avgUs(), "no tail at the first level: " + costs.get(0));
         // Without it the same run's cost has no tail at any level: the tail is the lock's.
         for (Report.LevelCost c : seed003Cost(false)) {
             assertTrue(c.maxUs() < 1.1 * c.minUs(), c.level() + " without the lock: " + c);
         }
     }
+
 }
