@@ -75,7 +75,7 @@ public enum Feature {
      * A migrated task is not cache-hot for task_hot() until it runs again: set_task_cpu()'s migrate_task_rq_fair()
      * sets se.exec_start = 0 ("We have migrated, no longer consider this task hot"; 4.x to 6.2), since 6.3
      * enqueue_entity() on ENQUEUE_MIGRATED. Off in the 3.1 and 3.2 profiles, whose set_task_cpu() has no
-     * migrate_task_rq hook (3.8): there a task moved by a wakeup stays hot for sysctl_sched_migration_cost after it
+     * migrate_task_rq hook (it came with 3.8): there a task moved by a wakeup stays hot for sysctl_sched_migration_cost after it
      * last ran.
      */
     MIGRATED_TASK_COLD;

@@ -53,7 +53,7 @@ public final class KernelProfiles {
         f.put(Feature.NI_RANDOM, v >= 6.18); // 6.18.y from 6.18.5, the validation machine's 6.18.44
         f.put(Feature.VCPU_PACK, false); // (not mainline: the validation machine's guest kernel only)
         f.put(Feature.IRQ_TIME_ACCOUNTING, false); // (a build option; off as on the validation machine)
-        f.put(Feature.MIGRATED_TASK_COLD, v >= 4.0);
+        f.put(Feature.MIGRATED_TASK_COLD, v >= 4.0); // (3.1/3.2: no migrate_task_rq hook before 3.8)
         long baseSlice = v >= 6.15 ? 700_000L : 750_000L;
         PROFILES.put(name, new KernelProfile(name, approximate, f, baseSlice, description));
     }

@@ -76,5 +76,4 @@ class BusiestRqLockTests {
             assertTrue(c.maxUs() < 1.1 * c.minUs(), c.level() + " without the lock: " + c);
         }
     }
-
 }

@@ -23,31 +23,28 @@ import org.junit.jupiter.api.Test;
 class MigratedTaskColdTests {
 
     /** 5.15's hackbench at 16 groups on the ThunderX2, root cgroup, a short run (seed 1). */
-    private static Report.SchedulerReport hackbench(boolean cold, Report[] whole) {
+    private static Report hackbench(boolean cold) {
         Map<Feature, Boolean> f = new EnumMap<>(Feature.class);
         f.put(Feature.MIGRATED_TASK_COLD, cold);
-        EngineSpec s = Specs.spec(Specs.noisy("thunderx2-2n-28c-smt4"), Specs.kernel("5.15", 250, f),
-                List.of(),
+        EngineSpec s = Specs.spec(Specs.noisy("thunderx2-2n-28c-smt4"), Specs.kernel("5.15", 250, f), List.of(),
                 List.of(WorkloadSpec.hackbench("hb", "/", 16, 20, 300, 4)), 100_000_000);
-        Report r = Specs.run(s, 1);
-        whole[0] = r;
-        return r.scheduler();
+        return Specs.run(s, 1);
     }
 
     @Test
     void aMigratedWakeeCanBePulledAtOnce() {
-        Report[] hot = new Report[1];
-        Report[] cold = new Report[1];
-        Report.SchedulerReport before = hackbench(false, hot);
-        Report.SchedulerReport after = hackbench(true, cold);
+        Report hot = hackbench(false);
+        Report cold = hackbench(true);
+        Report.SchedulerReport before = hot.scheduler();
+        Report.SchedulerReport after = cold.scheduler();
         System.out.printf("MIGRATED_TASK_COLD off/on: newidle pulls %d -> %d of %d -> %d balances, idle %.1f -> %.1f %%%n",
                 before.newidlePulls(), after.newidlePulls(), before.newidleBalances(), after.newidleBalances(),
-                hot[0].cpus().idlePct(), cold[0].cpus().idlePct());
+                hot.cpus().idlePct(), cold.cpus().idlePct());
         double pullRateBefore = (double) before.newidlePulls() / before.newidleBalances();
         double pullRateAfter = (double) after.newidlePulls() / after.newidleBalances();
         assertTrue(pullRateAfter > pullRateBefore, "a newidle balance finds a task to pull more often: "
                 + pullRateBefore + " -> " + pullRateAfter);
-        assertTrue(cold[0].cpus().idlePct() < hot[0].cpus().idlePct(), "the CPUs idle less");
+        assertTrue(cold.cpus().idlePct() < hot.cpus().idlePct(), "the CPUs idle less");
     }
 
     @Test
