@@ -131,11 +131,11 @@ class SeedExperimentsTests {
 
     /**
      * Seed 002 at full load, as the posting's v1 analysis looked at it: as many netperf-like pairs as CPUs (8 µs each
-     * way, no footprint), 1 s on the 240-CPU Sapphire Rapids. Once the LLC's SIS_UTIL depth has come down from its
-     * idle value, a wakee whose previous CPU is taken and that finds only cache-hot idle CPUs within the depth goes
-     * to the target (v1: {@code if (!--nr) return -1;}), not to another sleeper's reserved CPU, so SIS_CACHE moves
-     * far fewer tasks. Taking the first hot idle CPU whenever no cold one was found (the model before) moved as many
-     * tasks as without SIS_CACHE (415 → 423 per 1 000 wakeups in this test).
+     * way, no footprint, a message's TCP_RR loopback lines paid when client and server run apart: the seed table's
+     * shape), 1 s on the 240-CPU Sapphire Rapids. A wakee whose previous CPU another wakee took moves to an idle one
+     * without SIS_CACHE; with it the cache-hot idle CPUs are passed over (v2: for half the SIS_UTIL depth) and the
+     * sleepers' own CPUs stay theirs, so far fewer tasks move. Without the lines' cost (8/8 µs alone) the model has
+     * no cascade to stop since MIGRATED_TASK_COLD (84 → 142 per 1 000 wakeups: a balance takes a stacked wakee back).
      */
     @Test
     void seed002SisCacheAtFullLoadStacksRatherThanTakingAnotherSleepersCpu() {
