@@ -188,9 +188,15 @@ class ExactClientLimitsTests {
                 b.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
                 Http alice = EndToEnd.http(ctx).withKey(ALICE);
                 HttpResponse<String> third = null;
-                // (until both are being read by the server: a third is accepted before that)
-                for (int i = 0; i < 200 && (third == null || third.statusCode() != 429); i++) {
+                // (until both are being read by the server: a third is accepted before that; on a loaded machine the
+                // server's threads may take a while to start reading them, so wait for that state up to 15 s, well
+                // inside the 20 s body timeout, rather than for a count of attempts)
+                long deadline = System.nanoTime() + 15_000_000_000L;
+                while ((third == null || third.statusCode() != 429) && System.nanoTime() < deadline) {
                     third = alice.post("/api/v1/simulations", EndToEnd.FAIR_SHARE);
+                    if (third.statusCode() != 429) {
+                        Thread.sleep(10);
+                    }
                 }
                 assertThat(third.statusCode()).as(third.body()).isEqualTo(429);
                 assertThat(Http.json(third).path("limit").asString()).isEqualTo("schedsim.max-body-reads-per-client");
