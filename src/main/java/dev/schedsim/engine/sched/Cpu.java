@@ -96,8 +96,10 @@ public final class Cpu {
         this.id = id;
         this.core = core;
         this.root = root;
-        // sched_init(): avg_idle = 2 × migration cost, max_idle_balance_cost = migration cost.
+        // sched_init(): avg_idle = 2 × migration cost, max_idle_balance_cost = migration cost, and (5.13's "Age
+        // the average idle time") wake_avg_idle = avg_idle, wake_stamp = jiffies (0 at the run's start).
         this.avgIdle = 2 * Tunables.MIGRATION_COST_NS;
+        this.wakeAvgIdle = this.avgIdle;
         this.maxIdleBalanceCost = Tunables.MIGRATION_COST_NS;
     }
 

@@ -17,7 +17,8 @@ import dev.schedsim.engine.topology.Topology;
  * has_idle_cores hint says there may be one, else an idle CPU — scanning the LLC from target + 1.
  *
  * <p>The scan depth comes from SIS_UTIL (LLC utilisation, from the LLC domain's periodic balance) or, with SIS_UTIL
- * off, SIS_PROP (the waker CPU's predicted idle time over the LLC's average scan cost). SIS_CACHE (seed 002, its v2)
+ * off, SIS_PROP (the waker CPU's predicted idle time over the average scan cost of the waker's own LLC domain: each
+ * CPU has its own sched_domain, so its own {@code avg_scan_cost}). SIS_CACHE (seed 002, its v2)
  * skips idle CPUs that a short sleeper left cache-hot, for half of SIS_UTIL's depth at most ({@link #scanEach}).
  * Each CPU examined costs {@code idleScanPerCpuNs} on the waker's CPU.
  * <p><b>Limitations:</b> no EAS, no asymmetric capacity, no per-CPU-kthread stacking.
@@ -32,7 +33,10 @@ public final class SelectIdleSibling {
     private final long scanCostNs;
     private final long tickNs;
     private final boolean sisUtil; // SIS_UTIL
-    /** SIS_PROP: sd_llc->avg_scan_cost per LLC. */
+    /**
+     * SIS_PROP: each CPU's {@code this_sd->avg_scan_cost} (select_idle_cpu() reads and updates the waker CPU's own
+     * sd_llc, {@code rcu_dereference(*this_cpu_ptr(&sd_llc))}, not the target's).
+     */
     private final long[] avgScanCost;
     /** select_idle_cpu() scans, and the CPUs they examined. */
     public long idleScans;
@@ -47,6 +51,8 @@ public final class SelectIdleSibling {
     private int scanScanned;
     private int scanFallbackIdle;
     private int scanFirstHot;
+    /** The last scan returned on its depth ({@code if (!--nr) return -1;}), before SIS_PROP's accounting. */
+    private boolean scanDepthOut;
 
     public SelectIdleSibling(KernelConfig kernel, HardwareModel hw, Cpu[] cpus, Topology topo,
                              SchedDomainShared shared, SimClock clock, Execution execution, SisCache sisCache) {
@@ -59,11 +65,16 @@ public final class SelectIdleSibling {
         this.scanCostNs = hw.idleScanPerCpuNs();
         this.tickNs = kernel.tickNs();
         this.sisUtil = kernel.on(Feature.SIS_UTIL);
-        this.avgScanCost = new long[topo.llcCount()];
+        this.avgScanCost = new long[cpus.length];
     }
 
     private boolean idle(int c) {
         return cpus[c].idle();
+    }
+
+    /** SIS_PROP's average scan cost of {@code cpu}'s LLC domain, ns (for tests). */
+    long avgScanCost(int cpu) {
+        return avgScanCost[cpu];
     }
 
     /** select_idle_sibling(); the scan's cost is charged to {@code wakerCpu}. */
@@ -125,7 +136,7 @@ public final class SelectIdleSibling {
                 return -1;
             }
         } else if (!hasIdleCore) {
-            nr = sisPropDepth(waker, n, llc);
+            nr = sisPropDepth(waker, n);
             prop = true;
         }
         idleScans++;
@@ -137,6 +148,7 @@ public final class SelectIdleSibling {
         int found = -1;
         scanFallbackIdle = -1;
         scanFirstHot = -1;
+        scanDepthOut = false;
         if (p.allowed == null && !sisCache.on()) { // SIS_CACHE (off)
             found = scanMasks(span, idx, nr, hasIdleCore, llc);
         } else {
@@ -146,9 +158,12 @@ public final class SelectIdleSibling {
         cpusScanned += scanned;
         long cost = scanCostNs * scanned;
         execution.chargeOverhead(waker, cost);
-        if (prop) {
+        if (prop && !scanDepthOut) {
+            // Only a scan that found a CPU or went round the LLC gets here in the kernel: one whose depth ran out
+            // returned -1 from inside the loop (select_idle_cpu(), 5.13-5.19; the same shape since SIS_PROP's 3.x
+            // origin), its time spent but neither counted against wake_avg_idle nor averaged into avg_scan_cost.
             waker.wakeAvgIdle -= Math.min(waker.wakeAvgIdle, cost);
-            avgScanCost[llc] += (cost - avgScanCost[llc]) / 8;
+            avgScanCost[waker.id] += (cost - avgScanCost[waker.id]) / 8;
         }
         if (found >= 0) {
             return found;
@@ -161,13 +176,13 @@ public final class SelectIdleSibling {
     }
 
     /** SIS_PROP: age the waker's predicted idle time by the jiffies it has been busy; the scan depth from it. */
-    private int sisPropDepth(Cpu waker, int n, int llc) {
+    private int sisPropDepth(Cpu waker, int n) {
         long j = clock.now / tickNs;
         while (waker.wakeStamp < j && waker.wakeAvgIdle > 0) {
             waker.wakeStamp++;
             waker.wakeAvgIdle >>= 1;
         }
-        long avgCost = avgScanCost[llc] + 1;
+        long avgCost = avgScanCost[waker.id] + 1;
         long spanAvg = n * waker.wakeAvgIdle;
         return spanAvg > 4 * avgCost ? (int) Math.min(Integer.MAX_VALUE, spanAvg / avgCost) : 4;
     }
@@ -188,6 +203,7 @@ public final class SelectIdleSibling {
             scanScanned = d + 1;
         } else {
             scanScanned = limit;
+            scanDepthOut = limit < n;
             if (hasIdleCore) {
                 int f = SchedDomainShared.nextSetWrap(shared.idleCpus(llc), idx, n, n);
                 if (f >= 0) {
@@ -249,6 +265,7 @@ public final class SelectIdleSibling {
             }
             if (--nr <= 0) {
                 // The depth ran out: return -1, whatever hot CPU was seen.
+                scanDepthOut = true;
                 scanScanned = scanned;
                 scanFallbackIdle = -1;
                 scanFirstHot = -1;
