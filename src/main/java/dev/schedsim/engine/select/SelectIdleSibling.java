@@ -160,8 +160,9 @@ public final class SelectIdleSibling {
         execution.chargeOverhead(waker, cost);
         if (prop && !scanDepthOut) {
             // Only a scan that found a CPU or went round the LLC gets here in the kernel: one whose depth ran out
-            // returned -1 from inside the loop (select_idle_cpu(), 5.13-5.19; the same shape since SIS_PROP's 3.x
-            // origin), its time spent but neither counted against wake_avg_idle nor averaged into avg_scan_cost.
+            // returned -1 from inside the loop (select_idle_cpu() of 5.13-5.19; the same shape since select_idle_cpu()
+            // and its avg_scan_cost came in 4.9), its time spent but neither counted against wake_avg_idle nor
+            // averaged into avg_scan_cost.
             waker.wakeAvgIdle -= Math.min(waker.wakeAvgIdle, cost);
             avgScanCost[waker.id] += (cost - avgScanCost[waker.id]) / 8;
         }
