@@ -2,21 +2,9 @@ package dev.schedsim.engine.select;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedsim.engine.event.SimClock;
-import dev.schedsim.engine.event.Timers;
-import dev.schedsim.engine.fair.SisCache;
-import dev.schedsim.engine.machine.Execution;
-import dev.schedsim.engine.sched.Cpu;
-import dev.schedsim.engine.sched.RqClock;
-import dev.schedsim.engine.sched.Task;
-import dev.schedsim.engine.sched.TaskGroup;
 import dev.schedsim.engine.spec.Feature;
-import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.spec.KernelProfiles;
-import dev.schedsim.engine.spec.TopologySpec;
-import dev.schedsim.engine.topology.SchedDomainShared;
-import dev.schedsim.engine.topology.Topology;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,31 +16,21 @@ import org.junit.jupiter.api.Test;
  * the waker (and the wakee's previous CPU) busy on CPU 0; the scan starts at CPU 1.
  */
 class SisCacheScanTests {
-    private final SimClock clock = new SimClock();
-    private final Topology topo = new Topology(TopologySpec.uniform(1, 1, 1, 8, 1));
-    private final TaskGroup root = new TaskGroup(0, "/", null, 100, 8);
-    private final Cpu[] cpus = new Cpu[8];
-    private final SchedDomainShared shared = new SchedDomainShared(topo);
-    private final Task wakee = new Task(1, null, 0, root, null, 0, 1024);
+    private final OneLlc m = new OneLlc();
 
     private SelectIdleSibling select(boolean sisCache) {
         Map<Feature, Boolean> f = new EnumMap<>(Feature.class);
         f.put(Feature.SIS_CACHE, sisCache);
-        KernelConfig k = KernelConfig.of(KernelProfiles.byName("6.18"), 250, f, 5000);
-        for (int c = 0; c < 8; c++) {
-            cpus[c] = new Cpu(c, topo.coreOf(c), root.rq[c]);
-        }
-        cpus[0].nrRunning = 1; // the waker runs there
-        clock.now = 1_000_000;
-        Execution execution = new Execution(k, clock, new Timers(8, 1, 1), new RqClock(clock));
-        return new SelectIdleSibling(k, HardwareModel.defaults(1), cpus, topo, shared, clock, execution,
-                new SisCache(k, clock));
+        SelectIdleSibling s = m.select(KernelConfig.of(KernelProfiles.byName("6.18"), 250, f, 5000));
+        m.cpus[0].nrRunning = 1; // the waker runs there
+        m.clock.now = 1_000_000;
+        return s;
     }
 
     /** CPUs 1-6 idle and cache-hot for a recent short sleeper, CPU 7 idle and cold. */
     private void hotUpTo6() {
         for (int c = 1; c <= 6; c++) {
-            cpus[c].cacheHotTimeout = clock.now + 100_000;
+            m.cpus[c].cacheHotTimeout = m.clock.now + 100_000;
         }
     }
 
@@ -60,25 +38,25 @@ class SisCacheScanTests {
     void passesOverHalfTheDepthOfHotCpusThenTakesTheNext() {
         SelectIdleSibling s = select(true);
         hotUpTo6();
-        shared.nrIdleScan[0] = 7; // nr 8, nr_hot 4: CPUs 1-4 passed over, CPU 5 taken though hot
-        assertThat(s.selectIdleSibling(wakee, 0, 0, 0)).isEqualTo(5);
+        m.shared.nrIdleScan[0] = 7; // nr 8, nr_hot 4: CPUs 1-4 passed over, CPU 5 taken though hot
+        assertThat(s.selectIdleSibling(m.wakee, 0, 0, 0)).isEqualTo(5);
     }
 
     @Test
     void aDepthThatRunsOutSendsTheWakeeToTheTarget() {
         SelectIdleSibling s = select(true);
         hotUpTo6();
-        cpus[1].nrRunning = 1;
-        cpus[2].nrRunning = 1;
-        shared.nrIdleScan[0] = 3; // nr 4: CPUs 1 and 2 busy, 3 hot and passed over (nr_hot 2), then the depth is out
-        assertThat(s.selectIdleSibling(wakee, 0, 0, 0)).isEqualTo(0);
+        m.cpus[1].nrRunning = 1;
+        m.cpus[2].nrRunning = 1;
+        m.shared.nrIdleScan[0] = 3; // nr 4: CPUs 1 and 2 busy, 3 hot and passed over (nr_hot 2), then the depth is out
+        assertThat(s.selectIdleSibling(m.wakee, 0, 0, 0)).isEqualTo(0);
     }
 
     @Test
     void withoutSisCacheTheFirstIdleCpuIsTaken() {
         SelectIdleSibling s = select(false);
         hotUpTo6();
-        shared.nrIdleScan[0] = 7;
-        assertThat(s.selectIdleSibling(wakee, 0, 0, 0)).isEqualTo(1);
+        m.shared.nrIdleScan[0] = 7;
+        assertThat(s.selectIdleSibling(m.wakee, 0, 0, 0)).isEqualTo(1);
     }
 }
