@@ -81,7 +81,11 @@ public record HardwareModel(
         MachineNoise noise,
         boolean busiestRqLock) {
 
-    /** Default SMT throughput curves (assumptions, overridable). */
+    /**
+     * Default SMT throughput curves (assumptions, overridable). SMT4's T(4) = 2.0 is the vendor's upper figure for
+     * low-IPC loads on its SMT4 cores ("up to 2x for 4 threads", Marvell on ThunderX3 at Hot Chips 2020); the
+     * steps between, and SMT2's and SMT8's, have no source (docs/model.md, "Seed 003's scaling from 1 group to 256").
+     */
     public static double[] defaultSmtCurve(int threadsPerCore) {
         switch (threadsPerCore) {
             case 1:
