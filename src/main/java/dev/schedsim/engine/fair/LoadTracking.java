@@ -63,18 +63,23 @@ public final class LoadTracking {
      * A task changes CPU (migrate_task_rq_fair() at set_task_cpu(), then the enqueue's DO_ATTACH): its averages,
      * decayed to now, leave the old CPU's sums (remove_entity_load_avg()) and join the new one's
      * (attach_entity_load_avg()), so the balancer sees the move at once instead of after the old CPU's signal has
-     * decayed (a half-life of 32 ms). Called for a balance move, an active push and a wakeup on another CPU. Only
-     * for a task of the root group: for a grouped task the kernel moves the load between the group's cfs_rqs and
-     * propagates it up through the group entities (propagate_entity_load_avg()), which is not modelled.
+     * decayed (a half-life of 32 ms). Called for a balance move, an active push and a wakeup on another CPU.
+     *
+     * <p>A grouped task's averages leave and join its group's cfs_rqs and reach the root through the group
+     * entities at their next update (add_tg_cfs_propagate() → propagate_entity_load_avg(), since v4.10's
+     * "sched/fair: Propagate load during synchronous attach/detach" and "... asynchrous detach", the latter a
+     * migration's). Its util and runnable arrive whole:
+     * update_tg_cfs_util() and update_tg_cfs_runnable() copy the group cfs_rq's averages into the group entity,
+     * level by level. Its load does not: update_tg_cfs_load() recomputes the group entity's load_avg as its
+     * weight (the group's shares on that CPU) times a runnable fraction estimated from the group's own sums,
+     * which the model does not keep (docs/model.md, "Group PELT at a migration"); the root's load follows the
+     * group entities' weights as before.
      */
     public void migrateTaskLoad(Task p, Cpu src, Cpu dst) {
-        if (!p.group.isRoot()) {
-            return;
-        }
         updateLoadAvg(p);
         updateLoadAvg(src);
         updateLoadAvg(dst);
-        long load = p.pelt.loadAvg();
+        long load = p.group.isRoot() ? p.pelt.loadAvg() : 0;
         long runnable = p.pelt.runnableAvg();
         long util = p.pelt.utilAvg();
         src.pelt.detach(load, runnable, util);
