@@ -10,6 +10,7 @@ import dev.schedsim.engine.sched.Cpu;
 import dev.schedsim.engine.sched.RqClock;
 import dev.schedsim.engine.sched.Task;
 import dev.schedsim.engine.sched.TaskGroup;
+import dev.schedsim.engine.spec.Feature;
 import dev.schedsim.engine.spec.HardwareModel;
 import dev.schedsim.engine.spec.KernelConfig;
 import dev.schedsim.engine.spec.KernelProfiles;
@@ -31,8 +32,8 @@ class MigrateTaskLoadTests {
     private final TaskGroup pod = new TaskGroup(1, "/pod", root, 100, 2);
     private final Cpu[] cpus = {new Cpu(0, 0, root.rq[0]), new Cpu(1, 1, root.rq[1])};
     private final LoadTracking pelt = new LoadTracking(cpus, clock,
-            new Execution(KernelConfig.of(KernelProfiles.byName("6.18"), 250, new EnumMap<>(
-                    dev.schedsim.engine.spec.Feature.class), 5000), clock, new Timers(2, 1, 1), new RqClock(clock)),
+            new Execution(KernelConfig.of(KernelProfiles.byName("6.18"), 250, new EnumMap<>(Feature.class), 5000),
+                    clock, new Timers(2, 1, 1), new RqClock(clock)),
             HardwareModel.defaults(1));
 
     /** CPU 0 busy with {@code p} (its load at the root {@code rootLoad}) for 100 ms, CPU 1 idle; now = 100 ms. */
