@@ -54,8 +54,9 @@ class SeedTableBandsTests {
      * The rows where the posting saw nothing (1, 4, 128 and 256 groups: +1, 0, -1 and +2 %) stay within the band of a
      * change within ±2 % (±4 %). One group's 40 threads never sleep (no newidle balance in either kernel); at 4 groups
      * half the CPUs stay idle in both, and 5.16's 20 times as many newidle balances move the run by about 1 % at this
-     * length (about −3 % at the posting's, near the band's edge: 5.15 spreads ±5 % over seeds there); at 128 and 256
-     * groups 2-3 % idle is left to take back (docs/model.md, "Seed 003's table").
+     * length (−0.5 % at the posting's over 6 seeds, where it was −4.1 % before a grouped task's util moved with it;
+     * 5.15 spreads ±4-5 % over seeds there); at 128 and 256 groups 1-3 % idle is left to take back (docs/model.md,
+     * "Seed 003's table").
      */
     @Test
     void seed003RowsWithoutAnEffectStayWithinFourPercent() {
@@ -65,8 +66,8 @@ class SeedTableBandsTests {
         // about ±3 % of it (seeds 1-3 gave −5.3 % where 12 give −1.1 %; docs/model.md, "Group PELT at a migration").
         int[] seeds = {3, 12, 3, 3};
         for (int i = 0; i < groups.length; i++) {
-            double gain = hackbenchGainPct(groups[i], 9600, seeds[i]); // a tenth of the posting's length (0.0, −4.1,
-            // +0.5 and +0.2 % at its full length over 6 seeds before "Group PELT at a migration": docs/model.md)
+            double gain = hackbenchGainPct(groups[i], 9600, seeds[i]); // a tenth of the posting's length (0.0, −0.5,
+            // −0.0 and +0.2 % at its full length over 6 seeds: docs/model.md, "Seed 003's table")
             System.out.printf("seed 003: %d groups %+.1f %% (published %+.0f %%)%n", groups[i], gain, published[i]);
             assertThat(gain).as(groups[i] + " groups, published " + published[i] + " %").isBetween(-4.0, 4.0);
         }
