@@ -69,10 +69,10 @@ public final class LoadTracking {
      * entities at their next update (add_tg_cfs_propagate() → propagate_entity_load_avg(), since v4.10's
      * "sched/fair: Propagate load during synchronous attach/detach" and "... asynchrous detach", the latter a
      * migration's). Its util and runnable arrive whole: update_tg_cfs_util() and update_tg_cfs_runnable() copy
-     * the group cfs_rq's averages into the group entity, level by level. Its load does not: update_tg_cfs_load() recomputes the group entity's load_avg as its
-     * weight (the group's shares on that CPU) times a runnable fraction estimated from the group's own sums,
-     * which the model does not keep (docs/model.md, "Group PELT at a migration"); the root's load follows the
-     * group entities' weights as before.
+     * the group cfs_rq's averages into the group entity, level by level. Its load does not: update_tg_cfs_load()
+     * recomputes the group entity's load_avg as its weight (the group's shares on that CPU) times a runnable
+     * fraction estimated from the group's own sums, which the model does not keep (docs/model.md, "Group PELT at
+     * a migration"); the root's load follows the group entities' weights as before.
      */
     public void migrateTaskLoad(Task p, Cpu src, Cpu dst) {
         updateLoadAvg(p);
