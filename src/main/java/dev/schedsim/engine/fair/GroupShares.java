@@ -15,14 +15,25 @@ import dev.schedsim.engine.spec.KernelConfig;
  */
 public final class GroupShares {
     private final boolean eevdf; // EEVDF
+    private final boolean delayDequeue; // DELAY_DEQUEUE
 
     public GroupShares(KernelConfig kernel) {
         this.eevdf = kernel.on(Feature.EEVDF);
+        this.delayDequeue = kernel.on(Feature.DELAY_DEQUEUE);
     }
 
-    /** update_cfs_group() with calc_group_shares() on instantaneous run-queue weights. */
+    /**
+     * update_cfs_group() with calc_group_shares() on instantaneous run-queue weights. A group whose queue is empty
+     * keeps its weight where DELAY_DEQUEUE is (66951e4860d3 "sched/fair: Fix update_cfs_group() vs
+     * DELAY_DEQUEUE", v6.13 and 6.12.y: a delayed group entity competes at the weight it had, so its lag is not
+     * scaled by the shares of an empty queue), and a throttled hierarchy keeps its weight in every kernel
+     * (throttled_hierarchy(gcfs_rq)).
+     */
     public void updateCfsGroup(Entity se) {
         CfsRq my = se.my;
+        if ((delayDequeue && my.load == 0) || my.throttleCount > 0) { // DELAY_DEQUEUE
+            return;
+        }
         TaskGroup tg = my.tg;
         long shares;
         if (tg.totalLoad > 0) {
