@@ -16,10 +16,14 @@ import dev.schedsim.engine.spec.KernelConfig;
 public final class GroupShares {
     private final boolean eevdf; // EEVDF
     private final boolean delayDequeue; // DELAY_DEQUEUE
+    private final boolean reweightPlace; // REWEIGHT_PLACE_ENTITY
+    private final long tickNs;
 
     public GroupShares(KernelConfig kernel) {
         this.eevdf = kernel.on(Feature.EEVDF);
         this.delayDequeue = kernel.on(Feature.DELAY_DEQUEUE);
+        this.reweightPlace = eevdf && kernel.on(Feature.REWEIGHT_PLACE_ENTITY);
+        this.tickNs = kernel.tickNs();
     }
 
     /**
@@ -51,6 +55,10 @@ public final class GroupShares {
         if (w == old) {
             return;
         }
+        if (se.onRq && reweightPlace) { // REWEIGHT_PLACE_ENTITY (with EEVDF)
+            reweightPlacing(se, old, w);
+            return;
+        }
         if (se.onRq) {
             CfsRq q = se.cfsRq;
             long v = eevdf ? Pick.avgVruntime(q) : 0; // EEVDF
@@ -78,6 +86,51 @@ public final class GroupShares {
             se.vlag = se.vlag * old / w;
         }
         se.weight = w;
+    }
+
+    /**
+     * reweight_entity() of a queued entity from 6d71a9c61604 (v6.13) to its revert: update_entity_lag() (clamped
+     * to the lag bound of a slice or a tick, as the model's dequeue clamps it), the lag and the relative deadline
+     * scaled by old/new weight, and place_entity(cfs_rq, se, 0) with the entity out of the sums: V and the load it
+     * inflates the lag by are the other entities' — and, when the entity is curr, avg_vruntime() and the load count
+     * it again at its new weight (curr is never out of them), which the revert's message calls the bug.
+     */
+    private void reweightPlacing(Entity se, long old, long w) {
+        CfsRq q = se.cfsRq;
+        long limit = Weights.calcDeltaFair(Math.max(2 * se.slice, tickNs), old);
+        long lag = Math.max(-limit, Math.min(limit, Pick.avgVruntime(q) - se.vruntime));
+        long rel = se.deadline - se.vruntime;
+        boolean protectedCurr = q.curr == se && se.vruntime < se.vprot;
+        long relProt = se.vprot - se.vruntime;
+        boolean curr = q.curr == se;
+        q.keyChanging(se);
+        q.sumWv -= old * (se.vruntime - q.minVruntime);
+        q.load -= old;
+        lag = lag * old / w;
+        rel = rel * old / w;
+        relProt = relProt * old / w;
+        long sum = q.sumWv;
+        long load = q.load;
+        if (curr) {
+            sum += w * (se.vruntime - q.minVruntime);
+            load += w;
+        }
+        long v = load == 0 ? q.minVruntime : q.minVruntime + Math.floorDiv(sum, load);
+        if (lag != 0) { // (PLACE_LAG; nr_queued still counts the entity)
+            lag = lag * (load + w) / Math.max(load, 1);
+        }
+        se.vruntime = v - lag;
+        se.deadline = se.vruntime + rel;
+        if (protectedCurr) {
+            se.vprot = se.vruntime + relProt;
+        }
+        se.weight = w;
+        q.load += w;
+        q.sumWv += w * (se.vruntime - q.minVruntime);
+        q.keyChanged(se);
+        if (!q.tg.isRoot()) {
+            q.tg.totalLoad += w - old;
+        }
     }
 
     /** task_h_load(): the task's weight as seen from the root, through each group's share. */

@@ -58,6 +58,14 @@ public enum Feature {
      */
     NI_RANDOM,
     /**
+     * reweight_entity() of a queued entity clamps its lag (update_entity_lag()), scales it by the weights and places
+     * the entity again with place_entity(), whose PLACE_LAG step inflates the lag by (W + w)/W — W counting curr,
+     * the entity itself when it is curr (6d71a9c61604 "sched/fair: Fix EEVDF entity placement bug causing
+     * scheduling lag", v6.13; reverted by 101f3498b4bd in v7.0 and in 6.18.y after the validation machine's
+     * 6.18.44). Off, the reweight keeps V and rescales the lag (v' = V − vl·w/w', as 6.7-6.12 and the revert do).
+     */
+    REWEIGHT_PLACE_ENTITY,
+    /**
      * Not mainline: the vCPU packing of the validation machine's guest kernel (6.18.44-fc, boot parameter
      * sched_vcpu_pack=15), read from its machine code: a wakeup goes to a busy CPU that has room (at most one other
      * runnable task and its utilisation with the wakee under 70 % of capacity) before an idle one is looked for,
