@@ -44,6 +44,7 @@ public final class FairQueue {
     private final boolean taskThrottle; // TASK_BASED_THROTTLE
     private final boolean delayDequeue; // DELAY_DEQUEUE
     private final boolean migratedTaskCold; // MIGRATED_TASK_COLD
+    private final boolean lagClampMaxSlice; // LAG_CLAMP_MAX_SLICE
 
     public FairQueue(KernelConfig kernel, Tunables tunables, SimClock clock, RunQueues rqs, LoadTracking pelt,
                      Bandwidth bandwidth, GroupShares shares,
@@ -57,6 +58,7 @@ public final class FairQueue {
         this.sisCache = sisCache;
         this.tunables = tunables;
         this.eevdf = kernel.on(Feature.EEVDF);
+        this.lagClampMaxSlice = kernel.on(Feature.LAG_CLAMP_MAX_SLICE);
         this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
         this.delayDequeue = eevdf && kernel.on(Feature.DELAY_DEQUEUE);
         this.migratedTaskCold = kernel.on(Feature.MIGRATED_TASK_COLD);
@@ -317,8 +319,18 @@ public final class FairQueue {
     /** update_entity_lag(): V − v, clamped to the lag bound of its slice (or a tick). */
     private void updateEntityLag(CfsRq q, Entity se) {
         long lag = Pick.avgVruntime(q) - se.vruntime;
-        long limit = Weights.calcDeltaFair(Math.max(2 * se.slice, tunables.tickNs()), se.weight);
+        long limit = lagLimit(se, se.weight, tunables.tickNs(), lagClampMaxSlice);
         se.vlag = Math.max(-limit, Math.min(limit, lag));
+    }
+
+    /**
+     * update_entity_lag()'s bound, in the virtual time of an entity of {@code weight}: the longest slice on the
+     * queue plus a tick (LAG_CLAMP_MAX_SLICE; every entity's slice is the base slice here, so the queue's longest
+     * is the entity's own), else two of its slices, at least a tick.
+     */
+    static long lagLimit(Entity se, long weight, long tickNs, boolean maxSlice) {
+        long span = maxSlice ? se.slice + tickNs : Math.max(2 * se.slice, tickNs); // LAG_CLAMP_MAX_SLICE
+        return Weights.calcDeltaFair(span, weight);
     }
 
     /** place_entity(): EEVDF lag placement, or CFS min_vruntime placement with sleeper credit. */

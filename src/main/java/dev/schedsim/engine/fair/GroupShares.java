@@ -17,6 +17,7 @@ public final class GroupShares {
     private final boolean eevdf; // EEVDF
     private final boolean delayDequeue; // DELAY_DEQUEUE
     private final boolean reweightPlace; // REWEIGHT_PLACE_ENTITY
+    private final boolean lagClampMaxSlice; // LAG_CLAMP_MAX_SLICE
     private final long tickNs;
 
     public GroupShares(KernelConfig kernel) {
@@ -24,6 +25,7 @@ public final class GroupShares {
         this.delayDequeue = kernel.on(Feature.DELAY_DEQUEUE);
         this.reweightPlace = eevdf && kernel.on(Feature.REWEIGHT_PLACE_ENTITY);
         this.tickNs = kernel.tickNs();
+        this.lagClampMaxSlice = kernel.on(Feature.LAG_CLAMP_MAX_SLICE);
     }
 
     /**
@@ -90,14 +92,14 @@ public final class GroupShares {
 
     /**
      * reweight_entity() of a queued entity from 6d71a9c61604 (v6.13) to its revert: update_entity_lag() (clamped
-     * to the lag bound of a slice or a tick, as the model's dequeue clamps it), the lag and the relative deadline
+     * to {@link FairQueue#lagLimit}, as the dequeue clamps it), the lag and the relative deadline
      * scaled by old/new weight, and place_entity(cfs_rq, se, 0) with the entity out of the sums: V and the load it
      * inflates the lag by are the other entities' — and, when the entity is curr, avg_vruntime() and the load count
      * it again at its new weight (curr is never out of them), which the revert's message calls the bug.
      */
     private void reweightPlacing(Entity se, long old, long w) {
         CfsRq q = se.cfsRq;
-        long limit = Weights.calcDeltaFair(Math.max(2 * se.slice, tickNs), old);
+        long limit = FairQueue.lagLimit(se, old, tickNs, lagClampMaxSlice);
         long lag = Math.max(-limit, Math.min(limit, Pick.avgVruntime(q) - se.vruntime));
         long rel = se.deadline - se.vruntime;
         boolean protectedCurr = q.curr == se && se.vruntime < se.vprot;

@@ -66,6 +66,12 @@ public enum Feature {
      */
     REWEIGHT_PLACE_ENTITY,
     /**
+     * update_entity_lag() bounds the lag by the longest slice on the queue plus a tick (cfs_rq_max_slice() +
+     * TICK_NSEC: "sched/fair: Fix lag clamp", v7.0, in 6.18.y by 6.18.44); before, by two of the entity's own
+     * slices, at least a tick.
+     */
+    LAG_CLAMP_MAX_SLICE,
+    /**
      * Not mainline: the vCPU packing of the validation machine's guest kernel (6.18.44-fc, boot parameter
      * sched_vcpu_pack=15), read from its machine code: a wakeup goes to a busy CPU that has room (at most one other
      * runnable task and its utilisation with the wakee under 70 % of capacity) before an idle one is looked for,
