@@ -51,7 +51,7 @@ public final class KernelProfiles {
         f.put(Feature.BALANCE_DUE_BEFORE_SERIALIZE, v >= 6.19);
         f.put(Feature.SCHED_SKEW_TICK, false); // (a boot parameter, 0 unless set)
         f.put(Feature.REWEIGHT_PLACE_ENTITY, v >= 6.13); // (to 6.18.44 and 6.19: reverted in 7.0)
-        f.put(Feature.LAG_CLAMP_MAX_SLICE, v >= 6.18); // (7.0, and 6.18.y by the validation machine's 6.18.44)
+        f.put(Feature.LAG_CLAMP_MAX_SLICE, v >= 6.18); // (7.0; 6.18.y by 6.18.44, and the 6.19.y of that time)
         f.put(Feature.NI_RANDOM, v >= 6.18); // 6.18.y from 6.18.5, the validation machine's 6.18.44
         f.put(Feature.VCPU_PACK, false); // (not mainline: the validation machine's guest kernel only)
         f.put(Feature.IRQ_TIME_ACCOUNTING, false); // (a build option; off as on the validation machine)
