@@ -102,9 +102,9 @@ public final class GroupShares {
         long limit = FairQueue.lagLimit(se, old, tickNs, lagClampMaxSlice);
         long lag = Math.max(-limit, Math.min(limit, Pick.avgVruntime(q) - se.vruntime));
         long rel = se.deadline - se.vruntime;
-        boolean protectedCurr = q.curr == se && se.vruntime < se.vprot;
-        long relProt = se.vprot - se.vruntime;
         boolean curr = q.curr == se;
+        boolean protectedCurr = curr && se.vruntime < se.vprot;
+        long relProt = se.vprot - se.vruntime;
         q.keyChanging(se);
         q.sumWv -= old * (se.vruntime - q.minVruntime);
         q.load -= old;

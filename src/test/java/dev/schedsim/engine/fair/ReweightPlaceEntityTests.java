@@ -55,7 +55,7 @@ class ReweightPlaceEntityTests {
     }
 
     @Test
-    void beforeTheFixAndAfterItsRevertTheAverageStays() {
+    void withoutTheReplacementTheAverageStays() {
         long[] v = reweight("6.6");
         assertEquals(v[0], v[1], 1);
         // the lag, w·(V − v), is what it was: 1024 · 1 ms before, 512 · 2 ms after
