@@ -149,10 +149,12 @@ class RealKernelValidationTests {
                 : new CgroupSpec("/parent", c.parentQuotaUs(), c.periodUs(), 0, 100));
         cg.add(c.quotaUs() == -1 ? CgroupSpec.unlimited("/parent/child", 100)
                 : new CgroupSpec("/parent/child", c.quotaUs(), c.periodUs(), c.burstUs(), 100));
-        WorkloadSpec w = c.sleepUs() == 0
+        // spin.c's and latbench's threads touch their stack and the vDSO page only, as in the latency cases:
+        // nothing for a switch or a move to refill (the periodic type's default assumes 512 KiB)
+        WorkloadSpec w = (c.sleepUs() == 0
                 ? WorkloadSpec.cpuBound("spin", "/parent/child", c.threads(), 0)
                 : WorkloadSpec.periodic("spin", "/parent/child", c.threads(), c.runUs(), c.sleepUs())
-                        .withRunClock(c.clock());
+                        .withRunClock(c.clock())).withFootprintKb(LatencyValidationTests.HARNESS_FOOTPRINT_KB);
         EngineSpec s = Specs.spec(LatencyValidationTests.machine(c.hardware()),
                 Specs.kernel("6.18", 250, LatencyValidationTests.kernelFeatures(c.hardware())), cg, List.of(w),
                 c.wallMs() * 1000);
