@@ -91,6 +91,14 @@ SETS["2026-12-06c"] = SETS["2026-12-02b"]
 SETS["2026-12-06d"] = SETS["2026-12-02b"]
 # the second host, the boot of 15:50 (latency-cases-2026-12-06e.json's costs): a boot the reprogram split was not derived on
 SETS["2026-12-06e"] = SETS["2026-12-02b"]
+# 2026-12-07: the knife edges as curves (issue 32). At one quota a near-quota group's throttled-period count turns on
+# a tenth of a per cent of its CPU a cycle; swept over quotas a per cent or two apart, the kernel's count gives where
+# the edge lies and how wide it is, which the model can be held to whatever the host's costs of that hour.
+SETS["2026-12-07-edge"] = (
+    [("edge-1x1000-q%d" % q, q, 100000, 0, 1, 1000, 4000, 10000, -1, "thread")
+     for q in (19600, 19900, 20200, 20500, 20800)]
+    + [("edge-4x1000-thread-q%d" % q, q, 100000, 0, 4, 1000, 4000, 10000, -1, "thread")
+       for q in (77000, 78500, 80000, 81500, 83000)])
 
 
 def write(path, value):

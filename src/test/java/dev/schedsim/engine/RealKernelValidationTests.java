@@ -38,6 +38,7 @@ class RealKernelValidationTests {
         {"cases.json", "thread"}, {"cases-schedsim.json", "work"}, {"bandwidth-cases-2026-12-02b.json", "work"},
         {"bandwidth-cases-2026-12-06.json", "work"}, {"bandwidth-cases-2026-12-06c.json", "work"},
         {"bandwidth-cases-2026-12-06d.json", "work"}, {"bandwidth-cases-2026-12-06e.json", "work"},
+        {"bandwidth-cases-2026-12-07-edge.json", "work"},
     };
     /**
      * measure.sh's timeline: the limit is written, then `sh -c 'echo $$ > tasks; exec spin'` starts the

@@ -1,0 +1,42 @@
+package dev.schedsim.engine;
+
+import dev.schedsim.engine.api.EngineSpec;
+import dev.schedsim.engine.api.Report;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * One real-kernel bandwidth case simulated with its trace on: prints each CPU's throttled intervals of the child
+ * group (throttled_clock set to unthrottle), for comparing with the kernel's switches. Runs only when asked:
+ * {@code ./mvnw test -Dtest=BandwidthCaseTrace -Dtrace.case=bandwidth-cases-2026-12-07-edge/edge-4x1000-thread-q77000}.
+ */
+class BandwidthCaseTrace {
+    @Test
+    @EnabledIfSystemProperty(named = "trace.case", matches = ".+")
+    void printTheThrottledIntervals() throws Exception {
+        String name = System.getProperty("trace.case");
+        RealKernelValidationTests.Case c = RealKernelValidationTests.cases().filter(k -> k.toString().equals(name))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no bandwidth case " + name));
+        EngineSpec s = RealKernelValidationTests.specOf(c);
+        EngineSpec traced = new EngineSpec(s.topology(), s.kernel(), s.cgroups(), s.workloads(), s.durationUs(), true,
+                s.startUs(), s.stopUs(), s.warmup());
+        Report r = Specs.run(traced, Long.parseLong(System.getProperty("trace.seed", "1")));
+        long[] since = {-1, -1};
+        List<String> lines = new ArrayList<>();
+        double[] total = new double[2];
+        for (Report.TraceEvent e : r.trace().events()) {
+            if ("throttle".equals(e.kind()) && "/parent/child".equals(e.cgroup())) {
+                since[e.cpu()] = e.timeNs();
+            } else if ("unthrottle".equals(e.kind()) && "/parent/child".equals(e.cgroup()) && since[e.cpu()] >= 0) {
+                lines.add(String.format("cpu%d %10.3f ms +%7.3f ms", e.cpu(), since[e.cpu()] / 1e6,
+                        (e.timeNs() - since[e.cpu()]) / 1e6));
+                total[e.cpu()] += (e.timeNs() - since[e.cpu()]) / 1e6;
+                since[e.cpu()] = -1;
+            }
+        }
+        lines.stream().limit(Long.getLong("trace.lines", 60)).forEach(System.out::println);
+        System.out.printf("throttled ms: cpu0 %.1f cpu1 %.1f in %d intervals%n", total[0], total[1], lines.size());
+    }
+}
