@@ -9,7 +9,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * One real-kernel bandwidth case simulated with its trace on: prints each CPU's throttled intervals of the child
- * group (throttled_clock set to unthrottle), for comparing with the kernel's switches. Runs only when asked:
+ * group (throttled_clock set to unthrottle), for comparing with the kernel's switches, and with {@code -Dtrace.out=FILE}
+ * writes the run as ftrace text. Runs only when asked:
  * {@code ./mvnw test -Dtest=BandwidthCaseTrace -Dtrace.case=bandwidth-cases-2026-12-07-edge/edge-4x1000-thread-q77000}.
  */
 class BandwidthCaseTrace {
@@ -37,6 +38,12 @@ class BandwidthCaseTrace {
             }
         }
         lines.stream().limit(Long.getLong("trace.lines", 60)).forEach(System.out::println);
+        String out = System.getProperty("trace.out");
+        if (out != null) {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(out), dev.schedsim.trace.FtraceWriter.write(r.trace(),
+                    r.cpus().perCpuBusyPct().size(), traced.cgroups().stream().map(
+                            dev.schedsim.engine.spec.CgroupSpec::path).toList()));
+        }
         System.out.printf("throttled ms: cpu0 %.1f cpu1 %.1f in %d intervals%n", total[0], total[1], lines.size());
     }
 }
