@@ -140,10 +140,10 @@ public final class EventQueue {
         } else if (n == a.length) {
             a = items[b] = Arrays.copyOf(a, n * 2);
         }
-        if (n == 0) {
-            digits[level] |= 1L << digit;
-            levels |= 1L << level;
-        }
+        // (set whether or not the bucket was empty: setting a set bit again costs less than the branch, which
+        // mispredicts often — refills fill empty buckets and half-empty ones alike)
+        digits[level] |= 1L << digit;
+        levels |= 1L << level;
         counts[b] = n + 1;
         a[n] = slot;
         bucketOf[slot] = b;
