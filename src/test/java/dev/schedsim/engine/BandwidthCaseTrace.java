@@ -2,6 +2,10 @@ package dev.schedsim.engine;
 
 import dev.schedsim.engine.api.EngineSpec;
 import dev.schedsim.engine.api.Report;
+import dev.schedsim.engine.spec.CgroupSpec;
+import dev.schedsim.trace.FtraceWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -40,9 +44,8 @@ class BandwidthCaseTrace {
         lines.stream().limit(Long.getLong("trace.lines", 60)).forEach(System.out::println);
         String out = System.getProperty("trace.out");
         if (out != null) {
-            java.nio.file.Files.writeString(java.nio.file.Path.of(out), dev.schedsim.trace.FtraceWriter.write(r.trace(),
-                    r.cpus().perCpuBusyPct().size(), traced.cgroups().stream().map(
-                            dev.schedsim.engine.spec.CgroupSpec::path).toList()));
+            Files.writeString(Path.of(out), FtraceWriter.write(r.trace(), r.cpus().perCpuBusyPct().size(),
+                    traced.cgroups().stream().map(CgroupSpec::path).toList()));
         }
         System.out.printf("throttled ms: cpu0 %.1f cpu1 %.1f in %d intervals%n", total[0], total[1], lines.size());
     }
