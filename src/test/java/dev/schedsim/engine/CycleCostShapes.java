@@ -21,6 +21,9 @@ import tools.jackson.databind.ObjectMapper;
  * [-Dshapes.sleep=4000] [-Dshapes.quota=-1 (an unlimited child group) | QUOTA_US]}.
  */
 class CycleCostShapes {
+    /** Each placement's run: latbench's 5 s. */
+    private static final long DURATION_US = 5_000_000;
+
     @Test
     @EnabledIfSystemProperty(named = "shapes", matches = ".+")
     void print() throws Exception {
@@ -39,21 +42,21 @@ class CycleCostShapes {
             List<WorkloadSpec> w = new ArrayList<>();
             for (int i = 0; i < shape.length; i++) {
                 WorkloadSpec s = WorkloadSpec.periodic("g" + i, cg, shape[i][0], run, sleep)
-                        .withRunClock(RunClock.THREAD_CPU).withFootprintKb(4);
+                        .withRunClock(RunClock.THREAD_CPU)
+                        .withFootprintKb(LatencyValidationTests.HARNESS_FOOTPRINT_KB);
                 if (shape[i][1] >= 0) {
                     s = s.withCpus(new int[] {shape[i][1]});
                 }
                 w.add(s);
             }
             EngineSpec spec = Specs.spec(LatencyValidationTests.machine(hw),
-                    Specs.kernel("6.18", 250, LatencyValidationTests.kernelFeatures(hw)), cgs, w,
-                    5_000_000);
+                    Specs.kernel("6.18", 250, LatencyValidationTests.kernelFeatures(hw)), cgs, w, DURATION_US);
             double cpu = 0, cycles = 0;
             for (long seed = 1; seed <= 3; seed++) {
                 Report r = Specs.run(spec, seed);
                 for (Report.WorkloadReport x : r.workloads()) {
                     cpu += x.cpuUsec();
-                    cycles += x.throughputPerSec() * 5;
+                    cycles += x.throughputPerSec() * DURATION_US / 1e6;
                 }
             }
             StringBuilder name = new StringBuilder();
