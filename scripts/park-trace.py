@@ -13,9 +13,11 @@ usage: scripts/park-trace.py measure QUOTA_US THREADS RUN_US SLEEP_US SECONDS [w
        scripts/park-trace.py analyse FILE COMM
          (an ftrace text file: the kernel's, or the model's from
           ./mvnw test -Dtest=BandwidthCaseTrace -Dtrace.case=SET/CASE -Dtrace.out=FILE, whose threads are "spin")
-Prints the parked time per CPU, how much of it ends at the period timer, and per period the parked time's
-spread and how long after the first runout each CPU stays parked.
+Prints the parked time per CPU, how much of it ends at the period timer, the parked time per period (a park
+belongs to the first period timer at or after its end) and, where both CPUs park, how long before the timer each
+first parks.
 """
+import importlib.util
 import os
 import re
 import statistics
@@ -23,23 +25,20 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TRACING = "/sys/kernel/tracing"
-CG = "/sys/fs/cgroup/cpu"
-LATBENCH_SRC = os.path.join(os.path.dirname(HERE), "src", "test", "c", "latbench.c")
+_spec = importlib.util.spec_from_file_location("measure_latency", os.path.join(HERE, "measure-latency.py"))
+ml = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ml)
 TMP = os.environ.get("TMPDIR", "/tmp")
+# measure-latency.py's line pattern, with the tgid column the model's FtraceWriter prints ("(   1000)") allowed
 LINE = re.compile(r"^\s*(.+)-(\d+)\s+(?:\([^)]*\)\s+)?\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
-FIELD = re.compile(r"(\w+)=(\S+)")
-
-
-def write(path, value):
-    with open(path, "w") as f:
-        f.write(str(value))
+FIELD = ml.FIELD
+write = ml.write
 
 
 def measure(quota, threads, run, sleep, seconds, clock):
-    latbench = os.path.join(TMP, "schedsim-latbench")
-    subprocess.run(["gcc", "-O2", "-pthread", "-o", latbench, LATBENCH_SRC], check=True)
-    base = os.path.join(CG, "schedsim_park")
+    latbench = ml.BIN
+    subprocess.run(["gcc", "-O2", "-pthread", "-o", latbench, ml.SRC], check=True)
+    base = os.path.join(ml.CG, "schedsim_park")
     child = os.path.join(base, "child")
     for d in (child, base):
         if os.path.isdir(d):
@@ -50,20 +49,20 @@ def measure(quota, threads, run, sleep, seconds, clock):
     os.mkdir(child)
     write(os.path.join(child, "cpu.cfs_period_us"), 100000)
     write(os.path.join(child, "cpu.cfs_quota_us"), quota)
-    if not os.path.isdir(os.path.join(TRACING, "events")):
-        subprocess.run(["mount", "-t", "tracefs", "nodev", TRACING], check=True)
-    write(os.path.join(TRACING, "tracing_on"), 0)
-    write(os.path.join(TRACING, "trace"), "")
-    write(os.path.join(TRACING, "trace_clock"), "mono")
-    write(os.path.join(TRACING, "buffer_size_kb"), 65536)
-    write(os.path.join(TRACING, "set_event"), "sched:sched_switch")
+    if not os.path.isdir(os.path.join(ml.TRACING, "events")):
+        subprocess.run(["mount", "-t", "tracefs", "nodev", ml.TRACING], check=True)
+    write(os.path.join(ml.TRACING, "tracing_on"), 0)
+    write(os.path.join(ml.TRACING, "trace"), "")
+    write(os.path.join(ml.TRACING, "trace_clock"), "mono")
+    write(os.path.join(ml.TRACING, "buffer_size_kb"), 65536)
+    write(os.path.join(ml.TRACING, "set_event"), "sched:sched_switch")
     group = "periodic,%d,%d,%d" % (threads, run, sleep) + (",clock=thread" if clock == "thread" else "")
-    write(os.path.join(TRACING, "tracing_on"), 1)
+    write(os.path.join(ml.TRACING, "tracing_on"), 1)
     subprocess.run([latbench, str(seconds * 1000), group + ",cg=" + child], check=True, capture_output=True)
-    write(os.path.join(TRACING, "tracing_on"), 0)
+    write(os.path.join(ml.TRACING, "tracing_on"), 0)
     stat = dict(line.split() for line in open(os.path.join(child, "cpu.stat")))
     out = os.path.join(TMP, "park-trace.txt")
-    subprocess.run(["cp", os.path.join(TRACING, "trace"), out], check=True)
+    subprocess.run(["cp", os.path.join(ml.TRACING, "trace"), out], check=True)
     os.rmdir(child)
     os.rmdir(base)
     print("cpu.stat: %s throttled periods, throttled_time %.1f ms" % (stat["nr_throttled"],
@@ -100,7 +99,8 @@ def analyse(path, comm):
     phases = {}
     for _, _, b in iv:
         phases[round((b % 0.1) * 1000)] = phases.get(round((b % 0.1) * 1000), 0) + 1
-    timer = max(phases, key=phases.get) / 1000
+    coarse = max(phases, key=phases.get) / 1000
+    timer = statistics.median(b % 0.1 for _, _, b in iv if abs((b % 0.1) - coarse) < 0.001)
 
     def before_timer(t):
         return ((timer - t) % 0.1) * 1000
@@ -114,13 +114,13 @@ def analyse(path, comm):
         len(at_timer), sum((b - a) for _, a, b in at_timer) * 1000))
     periods = {}
     for c, a, b in iv:
-        k = int((a - timer) // 0.1)
+        # the period a park belongs to: the first period timer at or after it ends (0.5 ms of tolerance)
+        k = int((b - timer - 0.0005) // 0.1) + 1
         periods.setdefault(k, {}).setdefault(c, []).append((a, b))
     totals = [sum((b - a) * 1000 for l in v.values() for a, b in l) for v in periods.values()]
-    spans = [(max(b for _, b in l) - min(a for a, _ in l)) * 1000 for v in periods.values() for l in v.values()]
     both = [v for v in periods.values() if len(v) == 2]
-    print("per period: parked ms %s (mean %.2f, %d periods); per CPU first park to last resume ms %s" % (
-        quantiles(totals), statistics.mean(totals), len(totals), quantiles(spans)))
+    print("per period: parked ms %s (mean %.2f, %d periods)" % (quantiles(totals), statistics.mean(totals),
+                                                                  len(totals)))
     if both:
         first = [max(before_timer(min(a for a, _ in l)) for l in v.values()) for v in both]
         second = [min(before_timer(min(a for a, _ in l)) for l in v.values()) for v in both]

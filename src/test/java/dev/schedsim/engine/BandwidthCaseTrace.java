@@ -24,9 +24,7 @@ class BandwidthCaseTrace {
         String name = System.getProperty("trace.case");
         RealKernelValidationTests.Case c = RealKernelValidationTests.cases().filter(k -> k.toString().equals(name))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no bandwidth case " + name));
-        EngineSpec s = RealKernelValidationTests.specOf(c);
-        EngineSpec traced = new EngineSpec(s.topology(), s.kernel(), s.cgroups(), s.workloads(), s.durationUs(), true,
-                s.startUs(), s.stopUs(), s.warmup());
+        EngineSpec traced = Specs.traced(RealKernelValidationTests.specOf(c));
         Report r = Specs.run(traced, Long.parseLong(System.getProperty("trace.seed", "1")));
         long[] since = {-1, -1};
         List<String> lines = new ArrayList<>();

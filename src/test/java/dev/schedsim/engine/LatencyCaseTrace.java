@@ -25,9 +25,7 @@ class LatencyCaseTrace {
         String name = System.getProperty("trace.case");
         LatencyValidationTests.Case c = LatencyValidationTests.cases().filter(k -> k.toString().equals(name))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no latency case " + name));
-        EngineSpec s = LatencyValidationTests.spec(c);
-        EngineSpec traced = new EngineSpec(s.topology(), s.kernel(), s.cgroups(), s.workloads(), s.durationUs(), true,
-                s.startUs(), s.stopUs(), s.warmup());
+        EngineSpec traced = Specs.traced(LatencyValidationTests.spec(c));
         Report r = Specs.run(traced, Long.parseLong(System.getProperty("trace.seed", "1")));
         List<String> cgroups = traced.cgroups().stream().map(CgroupSpec::path).toList();
         Path out = Path.of(System.getProperty("trace.out", "/tmp/model-trace.txt"));

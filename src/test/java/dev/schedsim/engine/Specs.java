@@ -69,6 +69,12 @@ public final class Specs {
         return new EngineSpec(topo, k, all, w, durationUs, false);
     }
 
+    /** The same spec with its trace recorded (start, stop and warm-up kept). */
+    public static EngineSpec traced(EngineSpec s) {
+        return new EngineSpec(s.topology(), s.kernel(), s.cgroups(), s.workloads(), s.durationUs(), true, s.startUs(),
+                s.stopUs(), s.warmup());
+    }
+
     public static Report.CgroupReport cgroup(Report r, String path) {
         return r.cgroups().stream().filter(c -> c.path().equals(path)).findFirst().orElseThrow();
     }
