@@ -323,6 +323,33 @@ def traced_latbench(args):
     return lines[0], lines[1:], parse_trace(trace_copy, {t["tid"] for t in lines[1:]})
 
 
+def wakeup_to_switch(tid, preempting=False):
+    """The last traced run's switches of tid out of idle (or, preempting, from a running task it preempted within
+    200 µs of its wakeup): the time from its sched_wakeup (ttwu_do_activate(), after the enqueue's update_rq_clock())
+    to the switch, in µs. The kernel charges it to the woken task: wakeup_preempt() finds the current task queued (the
+    idle task is, init_idle()) with need_resched set and calls rq_clock_skip_update(), so __schedule() skips its clock
+    update and set_next_entity() takes the enqueue's clock as exec_start (docs/latency-validation.md, "What a woken
+    task is charged before it runs")."""
+    trace_copy = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latency-trace.txt")
+    woke, out = None, []
+    with open(trace_copy, errors="replace") as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            event, t, fields = m.group(5), float(m.group(4)), dict(FIELD.findall(m.group(6)))
+            if event == "sched_wakeup" and fields.get("pid") == str(tid):
+                woke = t
+            elif event == "sched_switch" and fields["next_pid"] == str(tid):
+                if woke is not None and not preempting and fields["prev_pid"] == "0":
+                    out.append((t - woke) * 1e6)
+                elif woke is not None and preempting and fields["prev_pid"] != "0" \
+                        and fields["prev_state"].startswith("R") and t - woke < 200e-6:
+                    out.append((t - woke) * 1e6)
+                woke = None
+    return out
+
+
 def return_latency(window, t, waking):
     return summary(latencies(waking.get(t["tid"], []), [x / 1e9 for x in t["stamps"]], window["start"] / 1e9 + 0.1,
                              window["end"] / 1e9))
@@ -457,13 +484,19 @@ def machine_noise():
     gaps = [json.loads(subprocess.run([GAPS_BIN, str(cpu), "3", "1000"], capture_output=True, text=True,
                                       check=True).stdout) for cpu in range(os.cpu_count())]
     idle = []
+    # sched_wakeup for these runs and busyWake's only (wakeup_to_switch()): the cases' traces keep the events they
+    # always had
+    wakeup_event = os.path.join(TRACING, "events", "sched", "sched_wakeup", "enable")
+    write(wakeup_event, 1)
     for sleep_us in (200, 900, 3000, 10000):
         window, threads, (waking, _, _, _) = traced_latbench(["3000", "periodic,1,50,%d,cpu=1" % sleep_us])
         t = threads[0]
         cpu_ms = sched_field(t["sched"], "se.sum_exec_runtime") or 0
         idle.append({"sleepUs": sleep_us, "runUs": 50, "returnLatencyUs": return_latency(window, t, waking),
-                     "cpuUsPerCycle": round(cpu_ms * 1000 / max(t["units"], 1), 2)})
+                     "cpuUsPerCycle": round(cpu_ms * 1000 / max(t["units"], 1), 2),
+                     "wakeupToSwitchUs": summary(wakeup_to_switch(t["tid"]))})
         time.sleep(0.3)
+
     # A busy thread on each CPU and a 50/950 µs sleeper beside one of them, whose every wakeup preempts it: what the
     # busy thread beside the sleeper loses per wakeup (CPU time minus its ms of work) beyond what the other loses in
     # the same seconds (the host's interrupts come and go, so the control runs at the same time), with the sleeper
@@ -480,8 +513,10 @@ def machine_noise():
                      "lostUsPerWakeup": round(1000 * (lost[sleeper_cpu] - lost[1 - sleeper_cpu]) / max(sl["units"], 1), 2),
                      "sleeperCpuUsPerCycle": round(1000 * (sched_field(sl["sched"], "se.sum_exec_runtime") or 0)
                                                    / max(sl["units"], 1), 2),
-                     "sleeperReturnLatencyUs": return_latency(window, sl, waking)})
+                     "sleeperReturnLatencyUs": return_latency(window, sl, waking),
+                     "sleeperWakeupToSwitchUs": summary(wakeup_to_switch(sl["tid"], preempting=True))})
         time.sleep(0.3)
+    write(wakeup_event, 0)
     med = lambda xs: sorted(xs)[len(xs) // 2] if len(xs) % 2 else sum(sorted(xs)[len(xs) // 2 - 1:len(xs) // 2 + 1]) / 2
     busy_wake = {"seconds": 3.0, "runs": runs,
                  "lostUsPerWakeup": round(med([r["lostUsPerWakeup"] for r in runs]), 2),

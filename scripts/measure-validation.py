@@ -100,6 +100,11 @@ SETS["2026-12-07-edge"] = (
     + [("edge-4x1000-thread-q%d" % q, q, 100000, 0, 4, 1000, 4000, 10000, -1, "thread")
        for q in (77000, 78500, 80000, 81500, 83000)])
 
+# 2026-12-07 evening: a later boot of the second host (kernel 6.18.44-fc-v1300), the 17 cases and the four-thread edge
+# again, with the machine block that records what a woken task is charged before its switch-in (measure-latency.py's
+# wakeupToSwitchUs and sleeperWakeupToSwitchUs)
+SETS["2026-12-07f"] = SETS["2026-12-02b"] + [c for c in SETS["2026-12-07-edge"] if c[0].startswith("edge-4x1000")]
+
 
 def write(path, value):
     with open(path, "w") as f:

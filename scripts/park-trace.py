@@ -13,7 +13,10 @@ usage: scripts/park-trace.py measure QUOTA_US THREADS RUN_US SLEEP_US SECONDS [w
        scripts/park-trace.py analyse FILE COMM
          (an ftrace text file: the kernel's, or the model's from
           ./mvnw test -Dtest=BandwidthCaseTrace -Dtrace.case=SET/CASE -Dtrace.out=FILE, whose threads are "spin")
-Prints the parked time per CPU, how much of it ends at the period timer, the parked time per period (a park
+       scripts/park-trace.py cycles FILE COMM [kernel|model]
+         (each cycle's CPU by how it began: after a task, preempting, or out of idle by the idle's length; the
+          kernel's trace needs sched_wakeup: PT_EVENTS="sched:sched_switch sched:sched_wakeup" for measure)
+analyse prints the parked time per CPU, how much of it ends at the period timer, the parked time per period (a park
 belongs to the first period timer at or after its end) and, where both CPUs park, how long before the timer each
 first parks.
 """
@@ -33,6 +36,7 @@ TMP = os.environ.get("TMPDIR", "/tmp")
 LINE = re.compile(r"^\s*(.+)-(\d+)\s+(?:\([^)]*\)\s+)?\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
 FIELD = ml.FIELD
 write = ml.write
+PREEMPT_WITHIN_S = 200e-6  # cycles(): a switch-in this soon after its wakeup, its prev runnable, is a wakeup preemption
 
 
 def measure(quota, threads, run, sleep, seconds, clock):
@@ -55,7 +59,7 @@ def measure(quota, threads, run, sleep, seconds, clock):
     write(os.path.join(ml.TRACING, "trace"), "")
     write(os.path.join(ml.TRACING, "trace_clock"), "mono")
     write(os.path.join(ml.TRACING, "buffer_size_kb"), 65536)
-    write(os.path.join(ml.TRACING, "set_event"), "sched:sched_switch")
+    write(os.path.join(ml.TRACING, "set_event"), os.environ.get("PT_EVENTS", "sched:sched_switch"))
     group = "periodic,%d,%d,%d" % (threads, run, sleep) + (",clock=thread" if clock == "thread" else "")
     write(os.path.join(ml.TRACING, "tracing_on"), 1)
     subprocess.run([latbench, str(seconds * 1000), group + ",cg=" + child], check=True, capture_output=True)
@@ -128,11 +132,80 @@ def analyse(path, comm):
               "(medians)" % (len(both), statistics.median(first), statistics.median(second)))
 
 
+def cycles(path, comm, side="kernel"):
+    """A thread's CPU a cycle as the kernel charges it, by how each cycle began: its on-CPU time from the switch-in
+    after a wakeup to the switch-out into its next sleep (prev_state S; parks and preemptions between included), plus
+    the time from its sched_wakeup to that switch-in when the switch-in follows the wakeup onto an idle CPU or a
+    wakeup preemption (prev_state R). wakeup_preempt() then calls rq_clock_skip_update() (the idle task counts as
+    queued, init_idle()), __schedule() skips its clock update and set_next_entity() starts exec_start at the
+    enqueue's clock: the woken task pays that interval as its own runtime (the trace needs sched_wakeup:
+    PT_EVENTS="sched:sched_switch sched:sched_wakeup"). IRQ time accounting off: what interrupts take while it is
+    on the CPU is its own too, as in se.sum_exec_runtime; a host's steal is not taken out here. The model charges
+    the woken task after its switch-in instead (HardwareModel.idleExitCpuShare, a stall in its own time), so its
+    trace ("model") adds nothing before the switch-in."""
+    idle_since, on, cur, out, woke = {}, {}, {}, [], {}
+    for line in open(path, errors="replace"):
+        m = LINE.match(line)
+        if not m:
+            continue
+        event, cpu, t, f = m.group(5), int(m.group(3)), float(m.group(4)), dict(FIELD.findall(m.group(6)))
+        if event == "sched_wakeup" and f.get("comm", "").startswith(comm):
+            woke[f["pid"]] = t
+            continue
+        if event != "sched_switch":
+            continue
+        if f["prev_comm"].startswith(comm):
+            p = f["prev_pid"]
+            if p in on and p in cur:
+                cur[p]["cpu"] += t - on.pop(p)
+                if f["prev_state"][0] != "R":
+                    out.append(cur.pop(p))
+            on.pop(p, None)
+        if f["next_pid"] == "0":
+            idle_since[cpu] = t
+        if f["next_comm"].startswith(comm):
+            p = f["next_pid"]
+            on[p] = t
+            if p not in cur:
+                from_idle = f["prev_pid"] == "0"
+                # a wakeup preemption switches within the interrupt's tail; a switch-in long after the wakeup whose
+                # prev was preempted is the tick's (resched_curr() from the tick asks no clock skip)
+                preempting = not from_idle and f["prev_state"][0] == "R" and p in woke \
+                    and t - woke[p] < PREEMPT_WITHIN_S
+                before = t - woke[p] if side == "kernel" and (from_idle or preempting) and p in woke else 0.0
+                cur[p] = {"cpu": before, "before": before, "preempting": preempting,
+                          "idle": t - idle_since[cpu] if from_idle and cpu in idle_since else None}
+            woke.pop(p, None)
+    out = out[len(out) // 20:]  # the start
+    if not out:
+        print("no cycles")
+        return
+    print("cycles %d: CPU a cycle mean %.1f us, median %.1f; charged before the switch-in %.1f a cycle" % (
+        len(out), 1e6 * statistics.mean(c["cpu"] for c in out), 1e6 * statistics.median(c["cpu"] for c in out),
+        1e6 * statistics.mean(c["before"] for c in out)))
+    bins = [(0.0002, "idle <0.2 ms"), (0.001, "idle 0.2-1 ms"), (0.002, "idle 1-2 ms"), (0.004, "idle 2-4 ms"),
+            (float("inf"), "idle >4 ms")]
+    groups = {}
+    for c in out:
+        if c["idle"] is not None:
+            k = next(name for limit, name in bins if c["idle"] < limit)
+        else:
+            k = "preempting" if c["preempting"] else "after a task"
+        groups.setdefault(k, []).append(c)
+    for k in ["after a task", "preempting"] + [name for _, name in bins]:
+        v = groups.get(k)
+        if v:
+            print("  %-14s %5d (%4.1f %%) median %7.1f us, mean %7.1f; before the switch-in median %5.1f" % (
+                k, len(v), 100 * len(v) / len(out), 1e6 * statistics.median(c["cpu"] for c in v),
+                1e6 * statistics.mean(c["cpu"] for c in v), 1e6 * statistics.median(c["before"] for c in v)))
+
 if __name__ == "__main__":
     if len(sys.argv) >= 7 and sys.argv[1] == "measure":
         measure(*map(int, sys.argv[2:7]), sys.argv[7] if len(sys.argv) > 7 else "thread")
     elif len(sys.argv) == 4 and sys.argv[1] == "analyse":
         analyse(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "cycles":
+        cycles(*sys.argv[2:])
     else:
         print(__doc__)
         sys.exit(2)

@@ -105,7 +105,7 @@ class EngineStateOwnersTests {
         group(TASK, "a wake kept for its next block (model; its own next() consumes it)", List.of(E + "core.Wakeup"),
                 "pendingWakes"),
         group(TASK, "wakeup, migration and switch bookkeeping (core.c)", List.of(E + "core.."),
-                "migrations", "wakeTime", "ipiWake", "irqWake"),
+                "migrations", "wakeTime", "ipiWake", "irqWake", "wakeAskedCpu"),
         group(TASK, "se.exec_start as task_hot() reads it: set as the task stops running, reset by "
                 + "migrate_task_rq_fair()", List.of(E + "core..", E + "fair.FairQueue"), "lastRanNs"),
 

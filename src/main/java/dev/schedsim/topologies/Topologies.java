@@ -210,7 +210,7 @@ public class Topologies {
                 or(h.wakeKernelNs(), d.wakeKernelNs()),
                 or(h.hrtimerSleepNs(), d.hrtimerSleepNs()), or(h.hrtimerIrqNs(), d.hrtimerIrqNs()),
                 or(h.hrtimerReprogramNs(), d.hrtimerReprogramNs()),
-                or(h.ipiWakeNs(), d.ipiWakeNs()), or(h.ipiDeliveryNs(), d.ipiDeliveryNs()), d.idleExitCpuShare(),
+                or(h.ipiWakeNs(), d.ipiWakeNs()), or(h.ipiDeliveryNs(), d.ipiDeliveryNs()), d.wakeClockSkipNs(), d.idleExitCpuShare(),
                 d.noise(), h.busiestRqLock() != null ? h.busiestRqLock() : d.busiestRqLock());
     }
 

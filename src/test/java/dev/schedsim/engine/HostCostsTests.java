@@ -48,7 +48,7 @@ class HostCostsTests {
 
     static Stream<Host> hosts() throws IOException {
         List<Host> out = new ArrayList<>();
-        for (String name : LatencyValidationTests.DATA) {
+        for (String name : LatencyValidationTests.dataSets()) {
             try (InputStream in = HostCostsTests.class.getResourceAsStream("/validation/" + name)) {
                 JsonNode root = new ObjectMapper().readTree(in);
                 JsonNode noise = root.has("machineNoiseRuns") ? root.get("machineNoiseRuns")

@@ -89,7 +89,14 @@ class RealKernelValidationTests {
 
     static Stream<Case> cases() throws IOException {
         List<Case> out = new ArrayList<>();
-        for (String[] data : DATA) {
+        List<String[]> sets = new ArrayList<>(List.of(DATA));
+        // data sets kept out of the suites, run on demand: -Dvalidation.bandwidthData=bandwidth-cases-2026-12-07f.json
+        for (String s : System.getProperty("validation.bandwidthData", "").split(",")) {
+            if (!s.isBlank()) {
+                sets.add(new String[] {s.trim(), "work"});
+            }
+        }
+        for (String[] data : sets) {
             try (InputStream in = RealKernelValidationTests.class.getResourceAsStream("/validation/" + data[0])) {
                 if (in == null) {
                     continue;

@@ -115,7 +115,7 @@ class SmtThroughputTests {
                 d.smtThreadWatts(), d.contextSwitchNs(), d.updateCurrNs(), d.bandwidthHookNs(),
                 d.idleScanPerCpuNs(), d.balancePerCpuNs(), d.blockedAveragesPerCfsRqNs(), d.lineTransferNs(),
                 d.wakeKernelNs(), d.hrtimerSleepNs(), d.hrtimerIrqNs(), d.hrtimerReprogramNs(), d.ipiWakeNs(),
-                d.ipiDeliveryNs(), d.idleExitCpuShare(), d.noise(), d.busiestRqLock());
+                d.ipiDeliveryNs(), d.wakeClockSkipNs(), d.idleExitCpuShare(), d.noise(), d.busiestRqLock());
         TopologySpec base = Specs.preset("desktop-8c-smt2");
         TopologySpec topo = base.withHardware(hw);
         Report r = runPinned(topo, new int[] {0, 8});

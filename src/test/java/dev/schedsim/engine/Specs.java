@@ -56,7 +56,7 @@ public final class Specs {
         dev.schedsim.engine.spec.HardwareModel hw = new dev.schedsim.engine.spec.HardwareModel(
                 d.smtThroughput(), new long[] {0, 0, 0, 0}, d.shallowIdleExitNs(), d.deepIdleExitNs(),
                 d.deepIdleResidencyNs(), d.coreIdleWatts(), d.deepIdleWatts(), d.coreBusyWatts(), d.smtThreadWatts(),
-                0, 0, 0, 0, 0, 0, new long[] {0, 0, 0, 0}, 0, 0, 0, 0, 0, 0, d.idleExitCpuShare(), MachineNoise.NONE,
+                0, 0, 0, 0, 0, 0, new long[] {0, 0, 0, 0}, 0, 0, 0, 0, 0, 0, 0, d.idleExitCpuShare(), MachineNoise.NONE,
                 false);
         return t.withHardware(hw);
     }

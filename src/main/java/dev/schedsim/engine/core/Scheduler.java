@@ -61,6 +61,7 @@ public final class Scheduler {
     private final long ipiWakeNs;
     private final MachineActivity activity;
     private final double idleExitCpuShare;
+    private final long wakeClockSkipNs;
     private final long tickNs;
     private final boolean taskThrottle; // TASK_BASED_THROTTLE
 
@@ -104,6 +105,7 @@ public final class Scheduler {
         this.hrtimerReprogramNs = hw.hrtimerReprogramNs();
         this.ipiWakeNs = hw.ipiWakeNs();
         this.idleExitCpuShare = hw.idleExitCpuShare();
+        this.wakeClockSkipNs = hw.wakeClockSkipNs();
         this.tickNs = kernel.tickNs();
         this.taskThrottle = kernel.on(Feature.TASK_BASED_THROTTLE);
     }
@@ -217,12 +219,12 @@ public final class Scheduler {
         if (next.wakeTime >= 0) {
             // The kernel side of the sleep and the wakeup, in the task's own time, and a timed sleep's timer
             // (hrtimer_start_range_ns() and the way back: HardwareModel.hrtimerSleepNs, with hrtimerReprogramNs when
-            // the timer became the CPU's first, HrtimerBases.becomesFirst()); out of an idle state the CPU
-            // may run it cold, for a share of the exit's time (HardwareModel.idleExitCpuShare: on validation-2c
-            // about as long again, measured), and a wakeup sent from another CPU by IPI costs its path (ipiWakeNs).
+            // the timer became the CPU's first, HrtimerBases.becomesFirst(); timedSleepCpu()); out of an idle state
+            // the task is charged a share of the exit's time (HardwareModel.idleExitCpuShare: on a virtual machine
+            // about all of it, from its enqueue as wakeup_preempt()'s rq clock skip has it, measured), and a wakeup
+            // sent from another CPU by IPI costs its path (ipiWakeNs).
             // A message its waker wrote on another CPU is read from there (CacheModel.messageTransfer()).
-            execution.stall(cpu, wakeKernelNs
-                    + (next.timedSleep ? hrtimerSleepNs + (next.timerFirst ? hrtimerReprogramNs : 0) : 0)
+            execution.stall(cpu, wakeKernelNs + timedSleepCpu(next)
                     + (wasIdle ? idleExitCpu(cpu.idleExitNs) : 0) + (next.ipiWake ? ipiWakeNs : 0)
                     + cache.messageTransfer(cpu, next));
             next.ipiWake = false;
@@ -265,6 +267,19 @@ public final class Scheduler {
             cpu.nextTick = Tick.nextTickAfter(now, tickNs, cpu.tickSkewNs);
             queue.arm(tick, cpu.nextTick, Timers.PRIO_TICK);
         }
+    }
+
+    /**
+     * What a timed sleep costs the task it wakes (hrtimerSleepNs, with the reprogram when its timer was the CPU's
+     * first), less the rq clock skip's part when its wakeup did not ask for the CPU: then __schedule() updated the
+     * clock and the task is charged from its switch-in, not from its enqueue (HardwareModel.wakeClockSkipNs).
+     */
+    private long timedSleepCpu(Task next) {
+        if (!next.timedSleep) {
+            return 0;
+        }
+        long ns = hrtimerSleepNs + (next.timerFirst ? hrtimerReprogramNs : 0);
+        return next.wakeAskedCpu ? ns : Math.max(0, ns - wakeClockSkipNs);
     }
 
     /** The CPU time a task woken out of an idle state pays for the cold wake path. */

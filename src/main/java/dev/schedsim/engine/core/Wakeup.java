@@ -92,7 +92,7 @@ public final class Wakeup implements ThreadOps {
             p.wakeTime = clock.now;
             sisCache.woken(p); // SIS_CACHE
             fairQueue.requeueDelayedTask(p);
-            preemption.checkPreemptWakeupFair(cpus[p.cpu], p);
+            p.wakeAskedCpu = preemption.wakeupPreempt(cpus[p.cpu], p);
             return;
         }
         Task waker = cpus[wakerCpu].curr;
@@ -110,7 +110,7 @@ public final class Wakeup implements ThreadOps {
         wakeIpi.ttwuQueueWakelist(p, wakerCpu, cpus[cpu]);
         updateAvgIdle(cpus[cpu]);
         fairQueue.enqueueTask(p, cpu, FairQueue.ENQUEUE_WAKEUP);
-        preemption.checkPreemptWakeupFair(cpus[cpu], p);
+        p.wakeAskedCpu = preemption.wakeupPreempt(cpus[cpu], p);
     }
 
     /** wake_up_new_task() of a task created at its start time, on its fork-balanced CPU. */

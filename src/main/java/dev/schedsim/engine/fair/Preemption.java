@@ -35,6 +35,16 @@ public final class Preemption {
         this.eevdf = kernel.on(Feature.EEVDF);
     }
 
+    /**
+     * wakeup_preempt() (core.c) for a fair task: check_preempt_wakeup_fair(), then true when the CPU is marked for
+     * __schedule() — the condition of its rq_clock_skip_update(), under which the woken task is charged from its
+     * enqueue (HardwareModel.wakeClockSkipNs).
+     */
+    public boolean wakeupPreempt(Cpu cpu, Task p) {
+        checkPreemptWakeupFair(cpu, p);
+        return resched.marked(cpu);
+    }
+
     /** check_preempt_wakeup_fair() at the level where the woken and current entities meet. */
     public void checkPreemptWakeupFair(Cpu cpu, Task p) {
         Task curr = cpu.curr;

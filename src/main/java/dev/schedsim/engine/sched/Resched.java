@@ -26,6 +26,11 @@ public final class Resched {
         ring[i < ring.length ? i : i - ring.length] = cpu.id; // (no modulo: an integer division per call)
     }
 
+    /** test_tsk_need_resched(rq->curr): whether the CPU is marked. */
+    public boolean marked(Cpu cpu) {
+        return cpu.needResched;
+    }
+
     /** The next marked CPU, its mark cleared; null when none is. */
     public Cpu poll() {
         if (size == 0) {

@@ -62,6 +62,11 @@ public final class Task implements SimThread {
     /** Its last wakeup came to an idle CPU from another one, by IPI: HardwareModel.ipiWakeNs (WakeIpi). */
     public boolean ipiWake;
     /**
+     * Its last wakeup left its CPU marked for __schedule() (wakeup_preempt()'s rq_clock_skip_update() condition):
+     * HardwareModel.wakeClockSkipNs.
+     */
+    public boolean wakeAskedCpu;
+    /**
      * The CPU its waker ran on when it woke it with a message (a sync wakeup of a request-response thread), whose
      * lines it reads when it runs: CacheModel.messageTransfer(); -1: none.
      */

@@ -47,9 +47,23 @@ package dev.schedsim.engine.spec;
  * periodic cases' migrations either way, at the default 60 ns a line as at the 262-280 ns measured between the
  * guest's vCPUs (src/test/c/pingpong.c; docs/model.md, "Seed 003's table").
  *
+ * <p>{@code wakeClockSkipNs}: what a woken task is charged between its enqueue and its switch-in when its wakeup
+ * asked for the CPU. wakeup_preempt() then calls rq_clock_skip_update() (the current task is queued — the idle task
+ * always is, init_idle() — and need_resched is set), __schedule() skips its update_rq_clock() and set_next_entity()
+ * starts the task's exec_start at the enqueue's clock, so the interval is the woken task's runtime; a task that
+ * waits behind a running one and is switched in by its block or a tick starts at that __schedule()'s clock. A
+ * timed sleep's cost ({@code hrtimerSleepNs}) is derived from a sleeper that preempts a busy thread, so it holds
+ * the interval, and a woken task that did not ask for the CPU pays {@code hrtimerSleepNs} less it. Measured as that
+ * sleeper's sched_wakeup-to-switch (scripts/measure-latency.py's busyWake {@code sleeperWakeupToSwitchUs}); 0 where
+ * it was not measured (every timed wakeup pays {@code hrtimerSleepNs} whole). docs/latency-validation.md, "What a
+ * woken task is charged before it runs".
+ *
  * <p>{@code idleExitCpuShare}: the share of an idle state's exit latency that the task it wakes pays again as
- * CPU time, its wake path running cold (0 by default: the exit is hardware time before anything runs; about 1 on
- * a virtual machine whose halted vCPU comes back cold, measured on validation-2c).
+ * CPU time (0 by default: the exit is hardware time before anything runs). On a virtual machine it is about 1: the
+ * woken task is charged from its enqueue (wakeup_preempt()'s rq clock skip, as {@code wakeClockSkipNs}) while its
+ * CPU, a vCPU the host has just brought back, leaves the idle loop; measured on validation-2c, and on the second
+ * host as that charge itself (2026-12-07: a lone periodic thread's runtime exceeds its on-CPU time by its wakeups'
+ * sched_wakeup-to-switch time, within 1 %).
  *
  * <p><b>Machine noise</b> ({@link MachineNoise}): interrupts, timer lateness and background threads, drawn from
  * the run's seed; {@link MachineNoise#NONE} switches it off.
@@ -77,6 +91,7 @@ public record HardwareModel(
         long hrtimerReprogramNs,
         long ipiWakeNs,
         long ipiDeliveryNs,
+        long wakeClockSkipNs,
         double idleExitCpuShare,
         MachineNoise noise,
         boolean busiestRqLock) {
@@ -113,7 +128,7 @@ public record HardwareModel(
                 new long[] {0, 20, 60, 120},
                 1_000, 50_000, 1_000_000,
                 1.5, 0.5, 8.0, 1.5,
-                2_000, 50, 30, 15, 250, 2_000, defaultLineTransferNs(), 5_000, 0, 0, 0, 0, 0, 0,
+                2_000, 50, 30, 15, 250, 2_000, defaultLineTransferNs(), 5_000, 0, 0, 0, 0, 0, 0, 0,
                 MachineNoise.defaults(), false);
     }
 
@@ -138,6 +153,9 @@ public record HardwareModel(
             throw new IllegalArgumentException("lineTransferNs needs 4 distances");
         }
         lineTransferNs = lineTransferNs.clone();
+        if (wakeClockSkipNs < 0) {
+            throw new IllegalArgumentException("wakeClockSkipNs must be >= 0");
+        }
         if (!(idleExitCpuShare >= 0)) {
             throw new IllegalArgumentException("idleExitCpuShare must be >= 0");
         }
@@ -209,6 +227,14 @@ public record HardwareModel(
         });
     }
 
+    /**
+     * The same model where a woken task that did not ask for its CPU at its wakeup pays a timed sleep's cost less
+     * this (the rq clock skip's part of it).
+     */
+    public HardwareModel withWakeClockSkipNs(long ns) {
+        return with(c -> c.wakeClockSkipNs = ns);
+    }
+
     /** The same model where a task woken out of an idle state pays this share of the exit again as CPU time. */
     public HardwareModel withIdleExitCpuShare(double share) {
         return with(c -> c.idleExitCpuShare = share);
@@ -258,6 +284,7 @@ public record HardwareModel(
         private long hrtimerReprogramNs;
         private long ipiWakeNs;
         private long ipiDeliveryNs;
+        private long wakeClockSkipNs;
         private double idleExitCpuShare;
         private MachineNoise noise;
         private boolean busiestRqLock;
@@ -285,6 +312,7 @@ public record HardwareModel(
             hrtimerReprogramNs = h.hrtimerReprogramNs;
             ipiWakeNs = h.ipiWakeNs;
             ipiDeliveryNs = h.ipiDeliveryNs;
+            wakeClockSkipNs = h.wakeClockSkipNs;
             idleExitCpuShare = h.idleExitCpuShare;
             noise = h.noise;
             busiestRqLock = h.busiestRqLock;
@@ -295,7 +323,7 @@ public record HardwareModel(
                     deepIdleResidencyNs, coreIdleWatts, deepIdleWatts, coreBusyWatts, smtThreadWatts, contextSwitchNs,
                     updateCurrNs, bandwidthHookNs, idleScanPerCpuNs, balancePerCpuNs, blockedAveragesPerCfsRqNs,
                     lineTransferNs, wakeKernelNs, hrtimerSleepNs, hrtimerIrqNs, hrtimerReprogramNs, ipiWakeNs,
-                    ipiDeliveryNs, idleExitCpuShare, noise, busiestRqLock);
+                    ipiDeliveryNs, wakeClockSkipNs, idleExitCpuShare, noise, busiestRqLock);
         }
     }
 
