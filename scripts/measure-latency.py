@@ -87,6 +87,8 @@ def setup_tracing():
     write(os.path.join(TRACING, "buffer_size_kb"), 65536)
     for e in ("sched_waking", "sched_switch", "sched_migrate_task"):
         write(os.path.join(TRACING, "events", "sched", e, "enable"), 1)
+    # machine_noise() turns sched_wakeup on for a few runs; a run it did not finish must not leave it in the cases'
+    write(os.path.join(TRACING, "events", "sched", "sched_wakeup", "enable"), 0)
 
 
 def make_cgroups(cgroups):
@@ -323,9 +325,14 @@ def traced_latbench(args):
     return lines[0], lines[1:], parse_trace(trace_copy, {t["tid"] for t in lines[1:]})
 
 
+# A switch-in this soon after the task's wakeup, its prev runnable, is a wakeup preemption (it comes in the
+# interrupt's tail); one later is the tick's, whose resched_curr() asks no clock skip (also park-trace.py's)
+PREEMPT_WITHIN_S = 200e-6
+
+
 def wakeup_to_switch(tid, preempting=False):
     """The last traced run's switches of tid out of idle (or, preempting, from a running task it preempted within
-    200 µs of its wakeup): the time from its sched_wakeup (ttwu_do_activate(), after the enqueue's update_rq_clock())
+    PREEMPT_WITHIN_S of its wakeup): the time from its sched_wakeup (ttwu_do_activate(), after the enqueue's update_rq_clock())
     to the switch, in µs. The kernel charges it to the woken task: wakeup_preempt() finds the current task queued (the
     idle task is, init_idle()) with need_resched set and calls rq_clock_skip_update(), so __schedule() skips its clock
     update and set_next_entity() takes the enqueue's clock as exec_start (docs/latency-validation.md, "What a woken
@@ -344,7 +351,7 @@ def wakeup_to_switch(tid, preempting=False):
                 if woke is not None and not preempting and fields["prev_pid"] == "0":
                     out.append((t - woke) * 1e6)
                 elif woke is not None and preempting and fields["prev_pid"] != "0" \
-                        and fields["prev_state"].startswith("R") and t - woke < 200e-6:
+                        and fields["prev_state"].startswith("R") and t - woke < PREEMPT_WITHIN_S:
                     out.append((t - woke) * 1e6)
                 woke = None
     return out
@@ -496,7 +503,6 @@ def machine_noise():
                      "cpuUsPerCycle": round(cpu_ms * 1000 / max(t["units"], 1), 2),
                      "wakeupToSwitchUs": summary(wakeup_to_switch(t["tid"]))})
         time.sleep(0.3)
-
     # A busy thread on each CPU and a 50/950 µs sleeper beside one of them, whose every wakeup preempts it: what the
     # busy thread beside the sleeper loses per wakeup (CPU time minus its ms of work) beyond what the other loses in
     # the same seconds (the host's interrupts come and go, so the control runs at the same time), with the sleeper

@@ -36,7 +36,6 @@ TMP = os.environ.get("TMPDIR", "/tmp")
 LINE = re.compile(r"^\s*(.+)-(\d+)\s+(?:\([^)]*\)\s+)?\[(\d+)\]\s+\S+\s+(\d+\.\d+):\s+(\w+):\s+(.*)$")
 FIELD = ml.FIELD
 write = ml.write
-PREEMPT_WITHIN_S = 200e-6  # cycles(): a switch-in this soon after its wakeup, its prev runnable, is a wakeup preemption
 
 
 def measure(quota, threads, run, sleep, seconds, clock):
@@ -168,10 +167,8 @@ def cycles(path, comm, side="kernel"):
             on[p] = t
             if p not in cur:
                 from_idle = f["prev_pid"] == "0"
-                # a wakeup preemption switches within the interrupt's tail; a switch-in long after the wakeup whose
-                # prev was preempted is the tick's (resched_curr() from the tick asks no clock skip)
                 preempting = not from_idle and f["prev_state"][0] == "R" and p in woke \
-                    and t - woke[p] < PREEMPT_WITHIN_S
+                    and t - woke[p] < ml.PREEMPT_WITHIN_S
                 before = t - woke[p] if side == "kernel" and (from_idle or preempting) and p in woke else 0.0
                 cur[p] = {"cpu": before, "before": before, "preempting": preempting,
                           "idle": t - idle_since[cpu] if from_idle and cpu in idle_since else None}
@@ -198,6 +195,7 @@ def cycles(path, comm, side="kernel"):
             print("  %-14s %5d (%4.1f %%) median %7.1f us, mean %7.1f; before the switch-in median %5.1f" % (
                 k, len(v), 100 * len(v) / len(out), 1e6 * statistics.median(c["cpu"] for c in v),
                 1e6 * statistics.mean(c["cpu"] for c in v), 1e6 * statistics.median(c["before"] for c in v)))
+
 
 if __name__ == "__main__":
     if len(sys.argv) >= 7 and sys.argv[1] == "measure":
