@@ -88,7 +88,8 @@ LONG='{"name":"long","topology":{"preset":"validation-2c"},"workloads":[{"name":
 status_counts() { psql -d "$1" -Atc "select status || ':' || count(*) from simulation group by status order by 1" \
   | tr '\n' ' '; }
 
-# FT_ONLY=disk runs part 3 alone.
+# FT_ONLY=disk runs part 3 alone. Each later instance takes the next port after part 1's two.
+NEXT_PORT=1
 if [[ "${FT_ONLY:-}" != disk ]]; then
 # ---------------------------------------------------------------- 1. PostgreSQL outages under two instances
 psql -q -d postgres -c "drop database if exists $DB" >/dev/null
@@ -98,7 +99,7 @@ PG_ARGS=(--spring.profiles.active=postgres --spring.datasource.url="jdbc:postgre
 PORT_A=$(service_port 0)
 PID_A=$(start_instance a "$PORT_A" --schedsim.workers=1 "${PG_ARGS[@]}"); PIDS+=("$PID_A")
 await_up "$PORT_A" 120 "$PID_A" || fail "instance a did not start"
-PORT_B=$(service_port 1); NEXT_PORT=1
+PORT_B=$(service_port 1)
 PID_B=$(start_instance b "$PORT_B" --schedsim.workers=1 "${PG_ARGS[@]}"); PIDS+=("$PID_B")
 await_up "$PORT_B" 120 "$PID_B" || fail "instance b did not start"
 : >"$WORK/ids"
@@ -285,7 +286,12 @@ disk_round() {
       [[ "$s" == SUCCEEDED ]] && break
       sleep 0.5
     done
-    [[ "$s" == SUCCEEDED ]] || fail "disk: simulation $id is $s after the disk had room again"
+    if [[ "$s" != SUCCEEDED ]]; then
+      # (seen once in about 25 runs, 2026-12-07: a QUEUED simulation not claimed for 60 s while readiness said UP,
+      # its worker silent since H2's "Transaction is closed"; where its threads wait is what the log cannot say)
+      jstack "$pid" >"$WORK/disk-threads.log" 2>&1 || true
+      fail "disk: simulation $id is $s after the disk had room again"
+    fi
   done <"$WORK/disk-ids"
   echo "H2 full disk: submissions on the full disk:$codes; readiness $full_state; UP ${up_ms} ms after the" \
     "filler went, without a restart; all $(wc -l <"$WORK/disk-ids") accepted simulations SUCCEEDED"
