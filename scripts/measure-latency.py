@@ -35,6 +35,11 @@ ROOT = os.path.dirname(HERE)
 SRC = os.path.join(ROOT, "src", "test", "c", "latbench.c")
 GAPS_SRC = os.path.join(ROOT, "src", "test", "c", "irqgaps.c")
 GAPS_BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-irqgaps")
+RUNGAPS_SRC = os.path.join(ROOT, "src", "test", "c", "rungaps.c")
+RUNGAPS_BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-rungaps")
+# (run, sleep) in µs: the same idle share at three lengths, and three other shares (docs/latency-validation.md,
+# "Work runs on a vCPU that idles")
+RUN_GAP_SHAPES = ((1000, 4000), (200, 800), (5000, 20000), (1000, 1000), (5000, 4000), (1000, 20000))
 OUT = os.environ.get("ML_OUT") or os.path.join(ROOT, "src", "test", "resources", "validation", "latency-cases.json")
 BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latbench")
 CG = "/sys/fs/cgroup/cpu"
@@ -482,6 +487,14 @@ def host_stalls():
             "idleSeconds": round(t2 - t1, 3), "idleStealMs": {c: round(idle_after[c] - after[c], 1) for c in after}}
 
 
+def run_gaps():
+    """What interrupts and the host take from a periodic thread's work runs against what they take from a busy loop
+    on the same CPU in the same seconds (src/test/c/rungaps.c: the two alternate every 500 ms on CPU 1), for each
+    of RUN_GAP_SHAPES: whether a vCPU that idles loses more of its runs than one that computes, and by what."""
+    return [json.loads(subprocess.run([RUNGAPS_BIN, "1", "10", str(run), str(sleep), "json"], capture_output=True,
+                                      text=True, check=True).stdout) for run, sleep in RUN_GAP_SHAPES]
+
+
 def machine_noise():
     """The machine's own activity seen by a computing thread: the time interrupts take from it on each CPU
     (src/test/c/irqgaps.c); how late a thread alone on a CPU gets back from sleeps of several lengths (the
@@ -554,7 +567,8 @@ def machine_noise():
     _, _, runs, _ = parse_trace(trace_copy, set())
     activity["traceRunUs"] = summary([(b - a) * 1e6 for _, a, b, _ in runs])
     return {"interrupts": gaps, "idleExit": idle, "busyWake": busy_wake, "pipeWake": pipe, "crossWake": cross_wake(),
-            "sharedSleepers": shared_sleepers(), "idleMachine": activity, "hostStalls": host_stalls()}
+            "sharedSleepers": shared_sleepers(), "idleMachine": activity, "hostStalls": host_stalls(),
+            "runGaps": run_gaps()}
 
 
 def main():
@@ -562,6 +576,7 @@ def main():
     only = sys.argv[2:]
     subprocess.run(["gcc", "-O2", "-pthread", "-o", BIN, SRC], check=True)
     subprocess.run(["gcc", "-O2", "-o", GAPS_BIN, GAPS_SRC], check=True)
+    subprocess.run(["gcc", "-O2", "-o", RUNGAPS_BIN, RUNGAPS_SRC], check=True)
     setup_tracing()
     autogroup = open("/proc/sys/kernel/sched_autogroup_enabled").read().strip()
     write("/proc/sys/kernel/sched_autogroup_enabled", 0)
@@ -576,7 +591,8 @@ def main():
             # measure these parts again in each of the file's machine runs, keeping the rest of them
             for run in noise_runs:
                 for part in parts:
-                    run[part] = {"crossWake": cross_wake, "hostStalls": host_stalls, "sharedSleepers": shared_sleepers}[part]()
+                    run[part] = {"crossWake": cross_wake, "hostStalls": host_stalls, "sharedSleepers": shared_sleepers,
+                                 "runGaps": run_gaps}[part]()
                     print(part, json.dumps(run[part])[:300], file=sys.stderr)
             noise = noise_runs[0]
         elif not only or only == ["machine"]:

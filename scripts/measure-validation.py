@@ -104,6 +104,9 @@ SETS["2026-12-07-edge"] = (
 # again, with the machine block that records what a woken task is charged before its switch-in (measure-latency.py's
 # wakeupToSwitchUs and sleeperWakeupToSwitchUs)
 SETS["2026-12-07f"] = SETS["2026-12-02b"] + [c for c in SETS["2026-12-07-edge"] if c[0].startswith("edge-4x1000")]
+# 2026-12-07 night: the next boot (loud again), the same cases, with the machine block's runGaps (what a vCPU that
+# idles loses of its runs against a busy one's)
+SETS["2026-12-07g"] = SETS["2026-12-07f"]
 
 
 def write(path, value):
