@@ -61,7 +61,7 @@ class EngineStateOwnersTests {
                 "curr", "nrRunning", "lruHead", "lruTail"),
         group(CPU, "h_nr_queued − h_nr_runnable (DELAY_DEQUEUE)", List.of(E + "fair.FairQueue"), "nrDelayed"),
         group(CPU, "__schedule(): the switch and the CPU's idle state", List.of(E + "core.Scheduler"),
-                "busy", "idleExitDone", "idleExitNs", "idleSince", "lastRan", "lastBusyStart"),
+                "busy", "idleExitDone", "idleExitNs", "idleSince", "lastRan", "lastBusyStart", "haltEndedAt"),
         group(CPU, "TIF_NEED_RESCHED (resched_curr())", List.of(E + "sched.Resched"), "needResched"),
         group(CPU, "sched_skew_tick's offset (tick_setup_sched_timer())", List.of(E + "core.SimulationSetup"),
                 "tickSkewNs"),

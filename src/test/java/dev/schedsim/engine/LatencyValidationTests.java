@@ -217,8 +217,14 @@ class LatencyValidationTests {
         JsonNode w = n.get("wakeDelay");
         MachineNoise.WakeDelay wake = w == null ? null : new MachineNoise.WakeDelay(w.get("pct").asDouble(),
                 w.get("medianNs").asLong(), w.get("sigma").asDouble());
+        // -Dlatency.afterHalt=FACTOR,WINDOW_NS tries a host's AfterHalt on a data set that has none, or another
+        JsonNode a = n.get("afterHalt");
+        String tried = System.getProperty("latency.afterHalt");
+        MachineNoise.AfterHalt afterHalt = tried != null
+                ? new MachineNoise.AfterHalt(Double.parseDouble(tried.split(",")[0]), Long.parseLong(tried.split(",")[1]))
+                : a == null ? null : new MachineNoise.AfterHalt(a.get("irqFactor").asDouble(), a.get("windowNs").asLong());
         return new MachineNoise(n.get("irqPerSec").asDouble(), n.get("irqMedianNs").asLong(),
-                n.get("irqSigma").asDouble(), n.get("timerJitterNs").asLong(), bg, stalls, wake);
+                n.get("irqSigma").asDouble(), n.get("timerJitterNs").asLong(), bg, stalls, wake, afterHalt);
     }
 
     static EngineSpec spec(Case c) {

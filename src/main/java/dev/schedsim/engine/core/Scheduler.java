@@ -213,6 +213,7 @@ public final class Scheduler {
         if (wasIdle) {
             cpu.busy = true;
             cpu.lastBusyStart = now;
+            cpu.haltEndedAt = now;
             shared.nrBusyCpus[topo.llcOf(cpu.id)]++;
             smt.cpuBusy(cpu);
         }

@@ -26,6 +26,8 @@ public final class MachineActivity {
     private final MachineNoise.HostStall[] stalls;
     private final double[] stallShare;
     private final MachineNoise.WakeDelay wakeDelay;
+    private final double afterHaltFactor;
+    private final long afterHaltWindowNs;
 
     public MachineActivity(MachineNoise noise, long seed, Timers timers, Execution execution) {
         this.timers = timers;
@@ -49,6 +51,8 @@ public final class MachineActivity {
             stallShare[i] = cum;
         }
         this.wakeDelay = noise.wakeDelay();
+        this.afterHaltFactor = noise.afterHalt().irqFactor();
+        this.afterHaltWindowNs = noise.afterHalt().windowNs();
     }
 
     /** A generator for one background thread class's program (split off in a fixed order). */
@@ -107,10 +111,17 @@ public final class MachineActivity {
         return Math.round(lognormal(Math.log(wakeDelay.medianNs()), wakeDelay.sigma()));
     }
 
-    /** An interrupt on a busy CPU: the running task stalls while it is handled; the next one is armed. */
+    /**
+     * An interrupt on a busy CPU: the running task stalls while it is handled (longer on a vCPU that halted
+     * lately, {@link MachineNoise.AfterHalt}); the next one is armed.
+     */
     public void irq(Cpu cpu, long now) {
         if (cpu.curr != null) {
-            execution.interrupt(cpu, Math.round(lognormal(irqLogMedian, irqSigma)));
+            double ns = lognormal(irqLogMedian, irqSigma);
+            if (afterHaltFactor > 1 && cpu.haltEndedAt >= 0 && now - cpu.haltEndedAt < afterHaltWindowNs) {
+                ns *= afterHaltFactor;
+            }
+            execution.interrupt(cpu, Math.round(ns));
         }
         timers.queue.arm(timers.irq(cpu.id), now + exponential(irqGapNs), Timers.PRIO_IRQ);
     }

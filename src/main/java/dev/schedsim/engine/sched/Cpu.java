@@ -40,6 +40,8 @@ public final class Cpu {
     public long idleSince;
     public long busyNs;
     public long lastBusyStart = -1;
+    /** When the CPU last came out of idle (-1: never), for MachineNoise.AfterHalt. */
+    public long haltEndedAt = -1;
     /** When this CPU's next tick is due. */
     public long nextTick;
     /** Its ticks' offset from the jiffy: 0, or its share of half a tick with sched_skew_tick (set once). */

@@ -22,9 +22,12 @@ import java.util.SplittableRandom;
  * @param hostStalls       a virtual machine's host preempting a busy vCPU, by class (none on bare metal)
  * @param wakeDelay        a virtual machine's host making a halted vCPU wait when a timer or IPI wakes it
  *                         ({@link WakeDelay#NONE}: never)
+ * @param afterHalt        a virtual machine's host taking more from a vCPU that halted lately than from one that
+ *                         computes ({@link AfterHalt#NONE}: as much)
  */
 public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, long timerJitterNs,
-                           List<Background> background, List<HostStall> hostStalls, WakeDelay wakeDelay) {
+                           List<Background> background, List<HostStall> hostStalls, WakeDelay wakeDelay,
+                           AfterHalt afterHalt) {
 
     /**
      * A class of background threads: {@code threads} threads on any CPU, waking {@code wakeupsPerSec} times a
@@ -70,6 +73,26 @@ public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, 
         }
     }
 
+    /**
+     * What the interrupts and the host's short exits take from a vCPU's run when the vCPU halted (went idle) less
+     * than {@code windowNs} before: {@code irqFactor} times what they take from a vCPU that has computed for longer
+     * (the interrupt lengths are drawn as on a busy CPU and multiplied). Measured on the validation guest by
+     * scripts/measure-latency.py's runGaps (src/test/c/rungaps.c: a periodic thread's runs against a busy loop's
+     * on the same CPU in the same seconds; docs/latency-validation.md, "A vCPU that halted loses more"); why the
+     * host's exits are longer then is not known (its caches, its own scheduler).
+     */
+    public record AfterHalt(double irqFactor, long windowNs) {
+        /** The same as a busy vCPU's. */
+        public static final AfterHalt NONE = new AfterHalt(1, 0);
+
+        public AfterHalt {
+            if (!(irqFactor >= 1) || irqFactor > 10 || windowNs < 0 || (irqFactor > 1 && windowNs == 0)) {
+                throw new IllegalArgumentException("afterHalt needs 1 <= irqFactor <= 10 and windowNs > 0 where "
+                        + "irqFactor > 1");
+            }
+        }
+    }
+
     /** No machine activity at all: the simulated workloads alone on the machine. */
     public static final MachineNoise NONE = new MachineNoise(0, 0, 0, 0, List.of());
 
@@ -80,12 +103,19 @@ public record MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, 
         background = List.copyOf(background);
         hostStalls = hostStalls == null ? List.of() : List.copyOf(hostStalls);
         wakeDelay = wakeDelay == null ? WakeDelay.NONE : wakeDelay;
+        afterHalt = afterHalt == null ? AfterHalt.NONE : afterHalt;
+    }
+
+    /** A virtual machine's activity whose host takes as much from a vCPU that halted as from one that computes. */
+    public MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, long timerJitterNs,
+                        List<Background> background, List<HostStall> hostStalls, WakeDelay wakeDelay) {
+        this(irqPerSec, irqMedianNs, irqSigma, timerJitterNs, background, hostStalls, wakeDelay, AfterHalt.NONE);
     }
 
     /** A machine's own activity without a host's (bare metal, or a host nobody measured). */
     public MachineNoise(double irqPerSec, long irqMedianNs, double irqSigma, long timerJitterNs,
                         List<Background> background) {
-        this(irqPerSec, irqMedianNs, irqSigma, timerJitterNs, background, List.of(), WakeDelay.NONE);
+        this(irqPerSec, irqMedianNs, irqSigma, timerJitterNs, background, List.of(), WakeDelay.NONE, AfterHalt.NONE);
     }
 
     /**
