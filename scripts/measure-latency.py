@@ -499,8 +499,8 @@ def machine_noise():
     """The machine's own activity seen by a computing thread: the time interrupts take from it on each CPU
     (src/test/c/irqgaps.c); how late a thread alone on a CPU gets back from sleeps of several lengths (the
     idle-state exit) and what each such cycle costs it; what a timer wakeup onto a busy CPU costs the thread it
-    interrupts and the one it wakes (medians of four runs); and what the other threads of the idle machine do (/proc's counts, and their
-    run lengths from the trace)."""
+    interrupts and the one it wakes (medians of four runs); what the other threads of the idle machine do (/proc's counts, and their
+    run lengths from the trace); and what a vCPU that halts loses of its runs against a busy one (runGaps)."""
     gaps = [json.loads(subprocess.run([GAPS_BIN, str(cpu), "3", "1000"], capture_output=True, text=True,
                                       check=True).stdout) for cpu in range(os.cpu_count())]
     idle = []
