@@ -38,7 +38,7 @@ GAPS_BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-irqgaps")
 RUNGAPS_SRC = os.path.join(ROOT, "src", "test", "c", "rungaps.c")
 RUNGAPS_BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-rungaps")
 # (run, sleep) in µs: the same idle share at three lengths, and three other shares (docs/latency-validation.md,
-# "Work runs on a vCPU that idles")
+# "A vCPU that halted loses more")
 RUN_GAP_SHAPES = ((1000, 4000), (200, 800), (5000, 20000), (1000, 1000), (5000, 4000), (1000, 20000))
 OUT = os.environ.get("ML_OUT") or os.path.join(ROOT, "src", "test", "resources", "validation", "latency-cases.json")
 BIN = os.path.join(os.environ.get("TMPDIR", "/tmp"), "schedsim-latbench")

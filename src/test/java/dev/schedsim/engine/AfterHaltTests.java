@@ -79,10 +79,14 @@ class AfterHaltTests {
     }
 
     @Test
-    void aThreadThatNeverHaltsIsNotTouched() {
-        WorkloadSpec busy = WorkloadSpec.of("busy", "/", new WorkloadSpec.CpuBound(1, 0)).withCpus(new int[] {1});
-        double base = run(MachineNoise.AfterHalt.NONE, busy).cpuUsec();
-        double withIt = run(new MachineNoise.AfterHalt(1.5, 15_000_000), busy).cpuUsec();
-        assertEquals(base, withIt, 0.0, "a busy thread's CPU time: the CPU is busy from the start");
+    void aThreadThatComputesOnPaysItOnlyForTheWindowAfterItsStart() {
+        // 1 s of work from the start of the run: its CPU comes out of idle once, so only the first 15 ms carry the
+        // factor — twice 2 % there finishes it about 0.3 ms later, where the whole second at twice would be 20 ms
+        WorkloadSpec once = WorkloadSpec.of("once", "/", new WorkloadSpec.CpuBound(1, 1_000_000))
+                .withCpus(new int[] {1});
+        double base = run(MachineNoise.AfterHalt.NONE, once).completionUs();
+        double later = run(new MachineNoise.AfterHalt(2, 15_000_000), once).completionUs();
+        assertTrue(later - base >= 150 && later - base <= 450, "completion " + base + " -> " + later
+                + " µs: +" + (later - base) + " where 15 ms at twice 2 % is about 300");
     }
 }

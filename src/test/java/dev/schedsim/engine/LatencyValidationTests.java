@@ -217,7 +217,7 @@ class LatencyValidationTests {
         JsonNode w = n.get("wakeDelay");
         MachineNoise.WakeDelay wake = w == null ? null : new MachineNoise.WakeDelay(w.get("pct").asDouble(),
                 w.get("medianNs").asLong(), w.get("sigma").asDouble());
-        // -Dlatency.afterHalt=FACTOR,WINDOW_NS tries a host's AfterHalt on a data set that has none, or another
+        // -Dlatency.afterHalt=FACTOR,WINDOW_NS tries a host's AfterHalt on every data set with its own noise object
         JsonNode a = n.get("afterHalt");
         String tried = System.getProperty("latency.afterHalt");
         MachineNoise.AfterHalt afterHalt = tried != null
