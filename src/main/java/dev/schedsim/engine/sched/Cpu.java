@@ -40,7 +40,10 @@ public final class Cpu {
     public long idleSince;
     public long busyNs;
     public long lastBusyStart = -1;
-    /** When the CPU last came out of idle (-1: never), for MachineNoise.AfterHalt. */
+    /**
+     * When the CPU last came out of idle (-1: never), for MachineNoise.AfterHalt; lastBusyStart, set with it, moves
+     * to the report's start (startReport()), this does not.
+     */
     public long haltEndedAt = -1;
     /** When this CPU's next tick is due. */
     public long nextTick;
