@@ -107,6 +107,9 @@ SETS["2026-12-07f"] = SETS["2026-12-02b"] + [c for c in SETS["2026-12-07-edge"] 
 # 2026-12-07 night: the next boot (loud again), the same cases, with the machine block's runGaps (what a vCPU that
 # idles loses of its runs against a busy one's)
 SETS["2026-12-07g"] = SETS["2026-12-07f"]
+# 2026-12-08: a fresh boot of the second host, quieter than 07f/07g (interrupts 2.4-3.1 % of a busy CPU), the same
+# cases, to check the script-derived costs (scripts/derive-host-costs.py) on a boot nobody fitted
+SETS["2026-12-08a"] = SETS["2026-12-07f"]
 
 
 def write(path, value):
