@@ -393,8 +393,13 @@ def shared_sleepers():
     for n in (1, 2, 4):
         _, threads, _ = traced_latbench(["3000", "periodic,%d,200,800,cpu=1" % n])
         per = [1000 * (sched_field(t["sched"], "se.sum_exec_runtime") or 0) / max(t["units"], 1) for t in threads]
+        cycles = sum(t["units"] for t in threads)
+        # latbench's gaps in its runs: 2-100 us ones are interrupts (charged to the thread), so the cycle's cost beyond
+        # its work splits into what came during its runs and what its sleep and wakeup took
+        in_runs = sum(t.get("gapShortNs", 0) for t in threads) / 1000 / max(cycles, 1)
         out.append({"threads": n, "runUs": 200, "sleepUs": 800, "cpuUsPerCycle": round(sum(per) / len(per), 2),
-                    "cycles": sum(t["units"] for t in threads)})
+                    "cycles": cycles, "inRunGapsUsPerCycle": round(in_runs, 2),
+                    "outsideRunsUsPerCycle": round(sum(per) / len(per) - 200 - in_runs, 2)})
         time.sleep(0.3)
     return out
 

@@ -56,6 +56,7 @@ struct thread {
     long hb_loops, hb_expect; /* messages per receiver (sender) / to read (receiver) */
     pid_t tid;
     long units;
+    int64_t gap_short, gap_long; /* burn()'s, at the end */
     int64_t *stamps;          /* wake-up return times, ns */
     long nstamps;
     char sched[2048];         /* /proc/self/task/TID/sched at the end */
@@ -82,12 +83,22 @@ static int64_t now_ns(clockid_t c) {
  * and at wakeups.
  */
 #define GAP_NS 2000
+/* What burn() left out, per thread: steps of 2-100 µs (interrupts, which the kernel charges to this thread) and
+ * longer ones (another thread ran, or the host stopped the vCPU: neither is this thread's CPU time); printed as
+ * gapShortNs and gapLongNs, so that a cycle's cost beyond its work splits into what came during its runs and what its
+ * sleep and wakeup took (docs/latency-validation.md, "A fresh boot, its costs by the script") */
+#define LONG_GAP_NS 100000
+static __thread int64_t gap_short, gap_long;
 static void burn(long us) {
     int64_t left = us * 1000, prev = now_ns(CLOCK_MONOTONIC);
     while (left > 0 && !stop) {
         int64_t now = now_ns(CLOCK_MONOTONIC), step = now - prev;
         if (step < GAP_NS) {
             left -= step;
+        } else if (step < LONG_GAP_NS) {
+            gap_short += step;
+        } else {
+            gap_long += step;
         }
         prev = now;
     }
@@ -214,6 +225,8 @@ static void *body(void *arg) {
         break;
     }
     t->done = now_ns(CLOCK_MONOTONIC);
+    t->gap_short = gap_short;
+    t->gap_long = gap_long;
     read_sched(t);
     return NULL;
 }
@@ -326,8 +339,9 @@ static void parse(int group, char *spec) {
 }
 
 static void print_thread(struct thread *t) {
-    printf("{\"group\":%d,\"kind\":\"%s\",\"tid\":%d,\"units\":%ld,\"done\":%lld,\"stamps\":[", t->group,
-           KIND[t->kind], (int)t->tid, t->units, (long long)t->done);
+    printf("{\"group\":%d,\"kind\":\"%s\",\"tid\":%d,\"units\":%ld,\"gapShortNs\":%lld,\"gapLongNs\":%lld,"
+           "\"done\":%lld,\"stamps\":[", t->group, KIND[t->kind], (int)t->tid, t->units, (long long)t->gap_short,
+           (long long)t->gap_long, (long long)t->done);
     for (long i = 0; i < t->nstamps; i++) {
         printf(i ? ",%lld" : "%lld", (long long)t->stamps[i]);
     }
